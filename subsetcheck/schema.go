@@ -1,0 +1,128 @@
+package subsetcheck
+
+import "math/big"
+
+// Draft is a JSON Schema dialect, from "$schema" or Options.DefaultDraft.
+type Draft int
+
+const (
+	Draft4 Draft = iota + 1
+	Draft6
+	Draft7
+	Draft2019
+	Draft2020
+)
+
+// Profile names a keyword table: which keywords are enforced, which are
+// annotations, and which are refused.
+type Profile string
+
+const (
+	// Exact admits everything the compiler enforces exactly. The default.
+	Exact Profile = "exact"
+	// Portable admits only what llama.cpp, XGrammar, Outlines and llguidance
+	// all accept, under the authoring rules that make a schema mean the same
+	// in each of them.
+	Portable Profile = "portable"
+)
+
+// Options steer Check. The zero value means: exact profile, draft 2020-12
+// unless "$schema" says otherwise, default limits.
+type Options struct {
+	Profile      Profile // "" means Exact
+	DefaultDraft Draft   // 0 means Draft2020
+	Limits       Limits  // zero fields take their defaults
+}
+
+// Limits bound the work a hostile schema can cause. Each has a name, a
+// default (see DefaultLimits) and an error code.
+type Limits struct {
+	MaxInputBytes int // bytes of schema text
+	MaxDepth      int // nesting depth of JSON values
+}
+
+// Type is a set of JSON Schema types, as a bit set.
+type Type uint8
+
+const (
+	TNull Type = 1 << iota
+	TBoolean
+	TObject
+	TArray
+	TNumber  // any number; "number" sets TNumber|TInteger
+	TInteger // numbers with a zero fractional part (1.0 and 1e2 included, as validators judge)
+	TString
+
+	AllTypes = TNull | TBoolean | TObject | TArray | TNumber | TInteger | TString
+)
+
+// Bound is one end of a numeric range.
+type Bound struct {
+	Value     *big.Rat
+	Exclusive bool
+}
+
+// Schema is one checked subschema: the constraints the compiler must
+// enforce, already normalised across drafts. A Schema graph may be cyclic
+// through Ref (recursive schemas).
+type Schema struct {
+	Pointer string // JSON Pointer of this subschema in the document
+	Node    *Value // the subschema's JSON, for positions
+
+	// False is set for the boolean schema false (and anything that provably
+	// admits no value, such as "not": {}); no other field matters then.
+	False bool
+
+	// Types is the set of types allowed: AllTypes when "type" is absent.
+	Types Type
+
+	// Enum, when non-nil, lists the only values allowed ("enum", or "const"
+	// as a one-member enum). It may be empty: then nothing is allowed.
+	Enum []*Value
+
+	// Objects.
+	Properties           []Property // declaration order
+	Required             []string   // order as written, duplicates removed
+	AdditionalProperties *Schema    // nil: absent, i.e. any extra member is allowed
+
+	// Arrays. PrefixItems are the positional schemas ("prefixItems", or
+	// "items" as an array before 2020-12); Items governs every later item
+	// ("items" in 2020-12 or as a single schema, "additionalItems" after an
+	// items array). Items nil means any value. MaxItems < 0: no maximum.
+	PrefixItems []*Schema
+	Items       *Schema
+	MinItems    int
+	MaxItems    int
+
+	// Strings, in code points. MaxLength < 0: no maximum.
+	MinLength int
+	MaxLength int
+
+	// Numbers: the effective bounds, combined from minimum/maximum and
+	// both forms of exclusiveMinimum/exclusiveMaximum. nil: unbounded.
+	Lower, Upper *Bound
+
+	// AnyOf, when non-nil, lists branches of which at least one must hold,
+	// in addition to every other constraint of this schema.
+	AnyOf []*Schema
+
+	// Ref is the resolved target of a local "$ref". When the draft makes a
+	// $ref's siblings meaningful (2019-09 and later) they are enforced too.
+	Ref *Schema
+}
+
+// Property is one declared member of an object schema.
+type Property struct {
+	Name   string
+	Schema *Schema
+}
+
+// Checked is the output of Check: a schema inside the profile, ready to be
+// compiled, with the warnings the check produced.
+type Checked struct {
+	Root     *Schema
+	Draft    Draft
+	Profile  Profile
+	Doc      *Document
+	Warnings ErrorList // annotations that constrain nothing, unenforced formats, ...
+}
