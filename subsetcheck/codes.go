@@ -38,4 +38,5 @@ const (
 	CodeInputTooLarge  Code = "L501" // Limits.MaxInputBytes
 	CodeTooDeep        Code = "L502" // Limits.MaxDepth
 	CodeNumberTooLarge Code = "L503" // a number's exponent or digits pass Limits.MaxNumberDigits
+	CodeTooManySchemas Code = "L504" // more subschemas than Limits.MaxSubschemas
 )

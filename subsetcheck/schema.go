@@ -37,8 +37,10 @@ type Options struct {
 // Limits bound the work a hostile schema can cause. Each has a name, a
 // default (see DefaultLimits) and an error code.
 type Limits struct {
-	MaxInputBytes int // bytes of schema text
-	MaxDepth      int // nesting depth of JSON values
+	MaxInputBytes   int // bytes of schema text (L501)
+	MaxDepth        int // nesting depth of JSON values (L502)
+	MaxNumberDigits int // digits of a number, and magnitude of its exponent (L503)
+	MaxSubschemas   int // subschemas one schema may hold (L504)
 }
 
 // Type is a set of JSON Schema types, as a bit set.

@@ -48,4 +48,6 @@ type Document struct {
 	Name string // file name used in messages; "<stdin>" or "schema" when unnamed
 	Data []byte
 	Root *Value
+
+	lineStarts []int // offsets at which lines begin, for Position; set by Read
 }

@@ -1,0 +1,624 @@
+package subsetcheck
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// DefaultLimits are the limits used for every zero field of Limits.
+var DefaultLimits = Limits{
+	MaxInputBytes:   16 << 20,
+	MaxDepth:        512,
+	MaxNumberDigits: 10000,
+	MaxSubschemas:   100000,
+}
+
+// withDefaults fills the zero fields of l from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	if l.MaxInputBytes <= 0 {
+		l.MaxInputBytes = DefaultLimits.MaxInputBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultLimits.MaxDepth
+	}
+	if l.MaxNumberDigits <= 0 {
+		l.MaxNumberDigits = DefaultLimits.MaxNumberDigits
+	}
+	if l.MaxSubschemas <= 0 {
+		l.MaxSubschemas = DefaultLimits.MaxSubschemas
+	}
+	return l
+}
+
+// Read reads one strict RFC 8259 JSON text (a schema, or an instance a model
+// wrote) into a Value tree. It refuses what lenient readers let through:
+// a byte order mark, trailing data, duplicate member names, invalid UTF-8 and
+// lone surrogates; and it bounds the work with lim. Its error is an ErrorList.
+//
+// The text is validated first by a scanner that never recurses (so nesting
+// 100,000 deep ends in L502, not a stack overflow); only then is the tree
+// built by walking it with gjson, whose ForEach keeps document order.
+func Read(name string, data []byte, lim Limits) (*Document, error) {
+	lim = lim.withDefaults()
+	doc := &Document{Name: name, Data: data}
+	if len(data) > lim.MaxInputBytes {
+		return nil, ErrorList{{Code: CodeInputTooLarge, File: name, Line: 1, Col: 1,
+			Message: fmt.Sprintf("the input is %d bytes, more than the limit of %d (Limits.MaxInputBytes); split the schema or raise the limit", len(data), lim.MaxInputBytes)}}
+	}
+	doc.lineStarts = lineStarts(data)
+	s := scanner{doc: doc, data: data, lim: lim}
+	s.scan()
+	if len(s.problems) > 0 {
+		return nil, s.problems.Err()
+	}
+	b := builder{doc: doc}
+	root := gjson.ParseBytes(data)
+	root.Index = s.rootOffset
+	doc.Root = b.build(root, "")
+	if len(b.problems) > 0 {
+		return nil, b.problems.Err()
+	}
+	return doc, nil
+}
+
+// lineStarts lists the byte offset at which each line begins.
+func lineStarts(data []byte) []int {
+	starts := []int{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return starts
+}
+
+// Position turns a byte offset into a 1-based line and a 1-based column
+// counted in bytes. Offsets past the end are clamped to the end.
+func (d *Document) Position(offset int) (line, col int) {
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > len(d.Data) {
+		offset = len(d.Data)
+	}
+	starts := d.lineStarts
+	if starts == nil { // a Document built by hand, not by Read
+		starts = lineStarts(d.Data)
+	}
+	i := sort.Search(len(starts), func(i int) bool { return starts[i] > offset }) - 1
+	return i + 1, offset - starts[i] + 1
+}
+
+// problem builds a Problem located at offset in d.
+func (d *Document) problem(code Code, pointer string, offset int, format string, args ...any) *Problem {
+	line, col := d.Position(offset)
+	return &Problem{Code: code, File: d.Name, Pointer: pointer, Line: line, Col: col, Message: fmt.Sprintf(format, args...)}
+}
+
+// frame is one open object or array during scanning, kept to name the
+// JSON Pointer of a syntax error.
+type frame struct {
+	object   bool
+	index    int    // arrays: index of the current item
+	keyStart int    // objects: offset of the current member name's quote, -1 before the first
+	keyEnd   int    // objects: offset just past the closing quote
+	key      string // decoded lazily, only to report a problem
+}
+
+// scanner validates a JSON text without recursion.
+type scanner struct {
+	doc        *Document
+	data       []byte
+	lim        Limits
+	pos        int
+	stack      []frame
+	problems   ErrorList
+	rootOffset int
+}
+
+// errSyntax stops the scan: after a syntax error nothing later is reliable.
+type errSyntax struct{}
+
+func (s *scanner) pointer() string {
+	var b strings.Builder
+	for i := range s.stack {
+		f := &s.stack[i]
+		if f.object {
+			if f.keyStart < 0 {
+				break
+			}
+			b.WriteByte('/')
+			b.WriteString(escapePointerToken(decodeString(string(s.data[f.keyStart:f.keyEnd]))))
+		} else {
+			b.WriteByte('/')
+			b.WriteString(strconv.Itoa(f.index))
+		}
+	}
+	return b.String()
+}
+
+func (s *scanner) add(code Code, offset int, format string, args ...any) {
+	s.problems = append(s.problems, s.doc.problem(code, s.pointer(), offset, format, args...))
+}
+
+func (s *scanner) fail(offset int, format string, args ...any) {
+	s.add(CodeInvalidJSON, offset, format, args...)
+	panic(errSyntax{})
+}
+
+// describe names the byte at offset for a syntax error message.
+func (s *scanner) describe(offset int) string {
+	if offset >= len(s.data) {
+		return "the end of the input"
+	}
+	c := s.data[offset]
+	if c >= 0x20 && c < 0x7f {
+		return fmt.Sprintf("%q", string(rune(c)))
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+func (s *scanner) skipSpace() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) scan() {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(errSyntax); !ok {
+				panic(r)
+			}
+		}
+	}()
+	if len(s.data) >= 3 && s.data[0] == 0xEF && s.data[1] == 0xBB && s.data[2] == 0xBF {
+		s.add(CodeByteOrderMark, 0, "the input starts with a UTF-8 byte order mark, which RFC 8259 forbids a JSON text to add; save the file without it")
+		return
+	}
+	s.skipSpace()
+	s.rootOffset = s.pos
+	for {
+		s.value()
+		// After a value: close containers or move to the next item.
+		for {
+			s.skipSpace()
+			if len(s.stack) == 0 {
+				if s.pos < len(s.data) {
+					s.add(CodeTrailingData, s.pos, "found %s after the end of the JSON value; a JSON text holds exactly one value, remove what follows it", s.describe(s.pos))
+				}
+				return
+			}
+			top := &s.stack[len(s.stack)-1]
+			if s.pos >= len(s.data) {
+				s.fail(s.pos, "unexpected end of the input inside an %s; close it with %q", map[bool]string{true: "object", false: "array"}[top.object], map[bool]string{true: "}", false: "]"}[top.object])
+			}
+			c := s.data[s.pos]
+			if top.object && c == '}' || !top.object && c == ']' {
+				s.pos++
+				s.stack = s.stack[:len(s.stack)-1]
+				continue
+			}
+			if c != ',' {
+				s.fail(s.pos, "expected ',' or %q, found %s", map[bool]string{true: "}", false: "]"}[top.object], s.describe(s.pos))
+			}
+			s.pos++
+			s.skipSpace()
+			if top.object {
+				s.memberName(top)
+			} else {
+				top.index++
+			}
+			break
+		}
+	}
+}
+
+// open pushes a container, refusing to pass Limits.MaxDepth.
+func (s *scanner) open(object bool) {
+	if len(s.stack) >= s.lim.MaxDepth {
+		s.add(CodeTooDeep, s.pos, "values are nested more than %d deep (Limits.MaxDepth); flatten the document, for example with $ref to $defs", s.lim.MaxDepth)
+		panic(errSyntax{})
+	}
+	s.stack = append(s.stack, frame{object: object, keyStart: -1})
+	s.pos++
+}
+
+// memberName reads `"name" :` and leaves the position on the value.
+func (s *scanner) memberName(f *frame) {
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		s.fail(s.pos, "expected a member name in double quotes, found %s", s.describe(s.pos))
+	}
+	start := s.pos
+	s.str()
+	f.keyStart, f.keyEnd = start, s.pos
+	s.skipSpace()
+	if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+		s.fail(s.pos, "expected ':' after a member name, found %s", s.describe(s.pos))
+	}
+	s.pos++
+	s.skipSpace()
+}
+
+// value reads one scalar, or opens a container and reads up to its first
+// item (whose own reading is left to the loop in scan).
+func (s *scanner) value() {
+	for {
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			s.fail(s.pos, "unexpected end of the input; expected a value")
+		}
+		switch c := s.data[s.pos]; c {
+		case '{':
+			s.open(true)
+			s.skipSpace()
+			if s.pos < len(s.data) && s.data[s.pos] == '}' {
+				s.pos++
+				s.stack = s.stack[:len(s.stack)-1]
+				return
+			}
+			s.memberName(&s.stack[len(s.stack)-1])
+			continue
+		case '[':
+			s.open(false)
+			s.skipSpace()
+			if s.pos < len(s.data) && s.data[s.pos] == ']' {
+				s.pos++
+				s.stack = s.stack[:len(s.stack)-1]
+				return
+			}
+			continue
+		case '"':
+			s.str()
+		case 't':
+			s.literal("true")
+		case 'f':
+			s.literal("false")
+		case 'n':
+			s.literal("null")
+		default:
+			if c == '-' || c >= '0' && c <= '9' {
+				s.number()
+			} else {
+				s.fail(s.pos, "expected a value, found %s", s.describe(s.pos))
+			}
+		}
+		return
+	}
+}
+
+func (s *scanner) literal(word string) {
+	if !strings.HasPrefix(string(s.data[s.pos:min(len(s.data), s.pos+len(word))]), word) {
+		s.fail(s.pos, "expected a value, found %s (JSON's literals are true, false and null, in lower case)", s.describe(s.pos))
+	}
+	s.pos += len(word)
+}
+
+// number checks the RFC 8259 number grammar and Limits.MaxNumberDigits, so
+// that no later big.Rat is asked for 10^999999999.
+func (s *scanner) number() {
+	start := s.pos
+	d := s.data
+	digits := func() int {
+		n := 0
+		for s.pos < len(d) && d[s.pos] >= '0' && d[s.pos] <= '9' {
+			s.pos++
+			n++
+		}
+		return n
+	}
+	if d[s.pos] == '-' {
+		s.pos++
+	}
+	intStart := s.pos
+	n := digits()
+	if n == 0 {
+		s.fail(s.pos, "a number needs a digit after '-', found %s", s.describe(s.pos))
+	}
+	if n > 1 && d[intStart] == '0' {
+		s.fail(intStart, "a number may not start with a leading zero; write %s", strings.TrimLeft(string(d[intStart:s.pos]), "0"))
+	}
+	mantissa := n
+	if s.pos < len(d) && d[s.pos] == '.' {
+		s.pos++
+		n = digits()
+		if n == 0 {
+			s.fail(s.pos, "a number needs a digit after '.', found %s", s.describe(s.pos))
+		}
+		mantissa += n
+	}
+	exponent := 0
+	if s.pos < len(d) && (d[s.pos] == 'e' || d[s.pos] == 'E') {
+		s.pos++
+		if s.pos < len(d) && (d[s.pos] == '+' || d[s.pos] == '-') {
+			s.pos++
+		}
+		expStart := s.pos
+		if digits() == 0 {
+			s.fail(s.pos, "a number needs a digit in its exponent, found %s", s.describe(s.pos))
+		}
+		e := strings.TrimLeft(string(d[expStart:s.pos]), "0")
+		if len(e) > 9 {
+			exponent = math.MaxInt32
+		} else if e != "" {
+			exponent, _ = strconv.Atoi(e)
+		}
+	}
+	if mantissa > s.lim.MaxNumberDigits || exponent > s.lim.MaxNumberDigits {
+		s.add(CodeNumberTooLarge, start, "the number has %d digits and an exponent of magnitude %d; at most %d of each are read (Limits.MaxNumberDigits)", mantissa, exponent, s.lim.MaxNumberDigits)
+		panic(errSyntax{})
+	}
+}
+
+// str checks one string: escapes, control characters, UTF-8 and
+// surrogate pairs. Encoding problems are reported and the scan goes on.
+func (s *scanner) str() {
+	start := s.pos
+	d := s.data
+	s.pos++
+	reportedUTF8 := false
+	for {
+		if s.pos >= len(d) {
+			s.fail(start, "a string is not closed; end it with '\"'")
+		}
+		c := d[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			return
+		case c < 0x20:
+			s.fail(s.pos, "a raw control character (byte 0x%02x) inside a string; write it as an escape such as \\n or \\u%04x", c, c)
+		case c == '\\':
+			s.escape()
+		case c < utf8.RuneSelf:
+			s.pos++
+		default:
+			r, size := utf8.DecodeRune(d[s.pos:])
+			if r == utf8.RuneError && size <= 1 {
+				if !reportedUTF8 {
+					s.add(CodeInvalidUTF8, s.pos, "byte 0x%02x is not valid UTF-8; JSON text must be UTF-8 (write the character as \\u escapes or re-encode the file)", c)
+					reportedUTF8 = true
+				}
+				s.pos++
+				continue
+			}
+			s.pos += size
+		}
+	}
+}
+
+// escape reads one backslash escape, pairing \uD800-\uDBFF with a following
+// \uDC00-\uDFFF.
+func (s *scanner) escape() {
+	d := s.data
+	at := s.pos
+	if s.pos+1 >= len(d) {
+		s.fail(s.pos, "a string ends inside an escape")
+	}
+	switch d[s.pos+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		s.pos += 2
+		return
+	case 'u':
+	default:
+		s.fail(s.pos, "\\%s is not a JSON escape; the escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX", s.describe(s.pos+1))
+	}
+	r := s.hex4()
+	switch {
+	case utf16.IsSurrogate(r) && r < 0xDC00:
+		if s.pos+1 < len(d) && d[s.pos] == '\\' && d[s.pos+1] == 'u' {
+			save := s.pos
+			r2 := s.hex4()
+			if r2 >= 0xDC00 && r2 <= 0xDFFF {
+				return
+			}
+			s.pos = save
+		}
+		s.add(CodeLoneSurrogate, at, "\\u%04X is a high surrogate without a following low surrogate (\\uDC00-\\uDFFF); write the whole pair, or the character itself", r)
+	case utf16.IsSurrogate(r):
+		s.add(CodeLoneSurrogate, at, "\\u%04X is a low surrogate without a preceding high surrogate; write the whole pair, or the character itself", r)
+	}
+}
+
+// hex4 reads `\uXXXX` at the position and returns its value.
+func (s *scanner) hex4() rune {
+	d := s.data
+	s.pos += 2
+	var r rune
+	for i := 0; i < 4; i++ {
+		if s.pos >= len(d) {
+			s.fail(s.pos, "\\u needs four hexadecimal digits")
+		}
+		c := d[s.pos]
+		var v byte
+		switch {
+		case c >= '0' && c <= '9':
+			v = c - '0'
+		case c >= 'a' && c <= 'f':
+			v = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			v = c - 'A' + 10
+		default:
+			s.fail(s.pos, "\\u needs four hexadecimal digits, found %s", s.describe(s.pos))
+		}
+		r = r<<4 | rune(v)
+		s.pos++
+	}
+	return r
+}
+
+// decodeString decodes a validated JSON string literal, quotes included.
+// It is exact: every escape, surrogate pairs joined.
+func decodeString(raw string) string {
+	body := raw[1 : len(raw)-1]
+	if !strings.Contains(body, `\`) {
+		return body
+	}
+	var b strings.Builder
+	b.Grow(len(body))
+	for i := 0; i < len(body); {
+		c := body[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		switch body[i+1] {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r := parseHex4(body[i+2 : i+6])
+			i += 6
+			if utf16.IsSurrogate(r) && i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
+				if r2 := parseHex4(body[i+2 : i+6]); utf16.DecodeRune(r, r2) != utf8.RuneError {
+					r = utf16.DecodeRune(r, r2)
+					i += 6
+				}
+			}
+			b.WriteRune(r) // a lone surrogate (never after validation) becomes U+FFFD
+			continue
+		default: // " \ /
+			b.WriteByte(body[i+1])
+		}
+		i += 2
+	}
+	return b.String()
+}
+
+func parseHex4(h string) rune {
+	v, _ := strconv.ParseUint(h, 16, 32)
+	return rune(v)
+}
+
+// builder turns validated text into Values, following gjson's document order.
+type builder struct {
+	doc      *Document
+	problems ErrorList
+}
+
+func (b *builder) build(r gjson.Result, pointer string) *Value {
+	v := &Value{Offset: r.Index}
+	switch {
+	case r.Type == gjson.Null:
+		v.Kind = Null
+	case r.Type == gjson.True || r.Type == gjson.False:
+		v.Kind, v.Bool = Bool, r.Type == gjson.True
+	case r.Type == gjson.Number:
+		v.Kind, v.Num = Number, r.Raw
+	case r.Type == gjson.String:
+		v.Kind, v.Str = String, decodeString(r.Raw)
+	case r.IsArray():
+		v.Kind = Array
+		i := 0
+		r.ForEach(func(_, item gjson.Result) bool {
+			v.Items = append(v.Items, b.build(item, pointer+"/"+strconv.Itoa(i)))
+			i++
+			return true
+		})
+	default:
+		v.Kind = Object
+		var seen map[string]int // name -> offset of its first appearance
+		r.ForEach(func(key, item gjson.Result) bool {
+			name := decodeString(key.Raw)
+			p := pointer + "/" + escapePointerToken(name)
+			if seen == nil {
+				seen = map[string]int{}
+			}
+			if first, dup := seen[name]; dup {
+				fl, fc := b.doc.Position(first)
+				b.problems = append(b.problems, b.doc.problem(CodeDuplicateKey, p, key.Index,
+					"member name %q appears twice in one object, first at %d:%d and again here; validators disagree on which value wins, so keep only one", name, fl, fc))
+				return true
+			}
+			seen[name] = key.Index
+			v.Members = append(v.Members, Member{Name: name, NameOffset: key.Index, Value: b.build(item, p)})
+			return true
+		})
+	}
+	return v
+}
+
+// escapePointerToken escapes one JSON Pointer reference token (RFC 6901).
+func escapePointerToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// Rat returns the exact value of a number. The reader's MaxNumberDigits
+// limit keeps the result small.
+func (v *Value) Rat() (*big.Rat, bool) {
+	if v == nil || v.Kind != Number {
+		return nil, false
+	}
+	return new(big.Rat).SetString(v.Num)
+}
+
+// Equal reports whether a and b are the same JSON value, as JSON Schema's
+// enum and const compare them: numbers by exact value (1 == 1.0 == 1e0),
+// objects whatever the order of their members, arrays item by item.
+func Equal(a, b *Value) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case Null:
+		return true
+	case Bool:
+		return a.Bool == b.Bool
+	case String:
+		return a.Str == b.Str
+	case Number:
+		if a.Num == b.Num {
+			return true
+		}
+		x, ok1 := a.Rat()
+		y, ok2 := b.Rat()
+		return ok1 && ok2 && x.Cmp(y) == 0
+	case Array:
+		if len(a.Items) != len(b.Items) {
+			return false
+		}
+		for i := range a.Items {
+			if !Equal(a.Items[i], b.Items[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		if len(a.Members) != len(b.Members) {
+			return false
+		}
+		for _, m := range a.Members {
+			if !Equal(m.Value, b.Get(m.Name)) {
+				return false
+			}
+		}
+		return true
+	}
+}

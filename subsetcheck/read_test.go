@@ -1,0 +1,204 @@
+package subsetcheck
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// codesOf returns the codes of an ErrorList error, joined by spaces.
+func codesOf(err error) string {
+	var list ErrorList
+	if !errors.As(err, &list) {
+		if err == nil {
+			return ""
+		}
+		return "not an ErrorList: " + err.Error()
+	}
+	var codes []string
+	for _, p := range list {
+		codes = append(codes, string(p.Code))
+	}
+	return strings.Join(codes, " ")
+}
+
+func TestReadAcceptsAndRefuses(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // codes, "" for accepted
+	}{
+		{`{}`, ""},
+		{` [1, -0, 0.5, 1e5, 1E+5, 1e-5, -12.5e3] `, ""},
+		{`"a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"`, ""},
+		{`{"a":{"b":[true,false,null]}}`, ""},
+		{"\"\x7f\"", ""}, // DEL is allowed raw
+		{`{"a":1,"b":2}`, ""},
+		{`{"a":tru}`, "J101"},
+		{`{"a":01}`, "J101"},
+		{`{"a":NaN}`, "J101"},
+		{`{"a":1,}`, "J101"},
+		{`[1,]`, "J101"},
+		{`[1 2]`, "J101"},
+		{`{'a':1}`, "J101"},
+		{`{a:1}`, "J101"},
+		{`1.`, "J101"},
+		{`.5`, "J101"},
+		{`-`, "J101"},
+		{`+1`, "J101"},
+		{`1e`, "J101"},
+		{`"\x"`, "J101"},
+		{`"\u12G4"`, "J101"},
+		{"\"a\tb\"", "J101"},
+		{"\"a\nb\"", "J101"},
+		{`"abc`, "J101"},
+		{``, "J101"},
+		{`   `, "J101"},
+		{`[`, "J101"},
+		{`{"a"}`, "J101"},
+		{`{"a":1 "b":2}`, "J101"},
+		{`True`, "J101"},
+		{`{"a":1,"a":2}`, "J102"},
+		{`{"a":1,"b":{"c":1,"c":1},"a":3}`, "J102 J102"},
+		{`{"\u0061":1,"a":2}`, "J102"},
+		{"\"\xff\"", "J103"},
+		{"\"\xed\xa0\x80\"", "J103"}, // UTF-8 encoded surrogate
+		{"\"\xc0\xaf\"", "J103"},     // overlong
+		{"{\"\xff\":1}", "J103"},
+		{`"\ud800"`, "J104"},
+		{`"\udc00"`, "J104"},
+		{`"\ud800\u0041"`, "J104"},
+		{`"\ude00\ud83d"`, "J104 J104"},
+		{`{"\ud800":1}`, "J104"},
+		{"\xef\xbb\xbf{}", "J105"},
+		{`{} {}`, "J106"},
+		{`{}x`, "J106"},
+		{`1 2`, "J106"},
+		{`1e10001`, "L503"},
+		{`1e999999999999999999`, "L503"},
+		{`1e-10001`, "L503"},
+		{`1e0000000000000000001`, ""},
+		{strings.Repeat("[", 513) + strings.Repeat("]", 513), "L502"},
+		{strings.Repeat("[", 512) + strings.Repeat("]", 512), ""},
+		{strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000), "L502"},
+		{strings.Repeat("1", 10001), "L503"},
+	}
+	for _, tt := range tests {
+		_, err := Read("t.json", []byte(tt.in), Limits{})
+		if got := codesOf(err); got != tt.want {
+			name := tt.in
+			if len(name) > 60 {
+				name = name[:60] + "..."
+			}
+			t.Errorf("Read(%q) = %q, want %q (%v)", name, got, tt.want, err)
+		}
+	}
+}
+
+func TestReadInputLimit(t *testing.T) {
+	_, err := Read("t", []byte(`[1,2,3]`), Limits{MaxInputBytes: 3})
+	if got := codesOf(err); got != "L501" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestReadDecodesExactly(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"plain"`, "plain"},
+		{`"\ud83d\ude00"`, "😀"},
+		{`"\u00e9\u0000"`, "é\x00"},
+		{`"\"\\\/\b\f\n\r\t"`, "\"\\/\b\f\n\r\t"},
+		{`"é😀"`, "é😀"},
+		{`"\uD83D\uDE00x"`, "😀x"},
+	}
+	for _, tt := range tests {
+		doc, err := Read("t", []byte(tt.in), Limits{})
+		if err != nil || doc.Root.Str != tt.want {
+			t.Errorf("Read(%s) = %+v, %v; want %q", tt.in, doc, err, tt.want)
+		}
+	}
+}
+
+func TestReadKeepsOrderOffsetsAndNumbers(t *testing.T) {
+	in := "{\n  \"z\": 1.50,\n  \"a\": [1e2, {\"k\\u0021\": null}],\n  \"m\": \"s\"\n}"
+	doc, err := Read("t", []byte(in), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range doc.Root.Members {
+		names = append(names, m.Name)
+	}
+	if strings.Join(names, ",") != "z,a,m" {
+		t.Errorf("order %v", names)
+	}
+	z := doc.Root.Get("z")
+	if z.Num != "1.50" || in[z.Offset:z.Offset+4] != "1.50" {
+		t.Errorf("z = %+v", z)
+	}
+	a := doc.Root.Get("a")
+	inner := a.Items[1]
+	if inner.Members[0].Name != "k!" || in[inner.Members[0].NameOffset] != '"' || in[inner.Members[0].Value.Offset:][:4] != "null" {
+		t.Errorf("inner = %+v", inner.Members[0])
+	}
+	if line, col := doc.Position(a.Offset); line != 3 || col != 8 {
+		t.Errorf("Position = %d:%d", line, col)
+	}
+	if line, col := doc.Position(0); line != 1 || col != 1 {
+		t.Errorf("Position(0) = %d:%d", line, col)
+	}
+}
+
+func TestReadErrorsArePositioned(t *testing.T) {
+	_, err := Read("s.json", []byte("{\n \"a\": 1,\n \"b\": {\"c\": [1, tru]}}"), Limits{})
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	p := list[0]
+	if p.Line != 3 || p.Col != 17 || p.Pointer != "/b/c/1" || p.File != "s.json" {
+		t.Errorf("problem = %+v", p)
+	}
+	_, err = Read("d.json", []byte("{\"a\":1,\n\"a\":2}"), Limits{})
+	if !strings.Contains(err.Error(), `d.json:2:1: /a: member name "a" appears twice in one object, first at 1:2`) {
+		t.Errorf("dup message: %v", err)
+	}
+}
+
+func TestEqual(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{`1`, `1.0`, true},
+		{`1`, `1e0`, true},
+		{`100`, `1e2`, true},
+		{`0.1`, `1e-1`, true},
+		{`-0`, `0`, true},
+		{`1`, `1.0000000000000000000001`, false},
+		{`12345678901234567890123`, `12345678901234567890123.0`, true},
+		{`12345678901234567890123`, `12345678901234567890124`, false},
+		{`"a"`, `"\u0061"`, true},
+		{`"a"`, `"A"`, false},
+		{`{"a":1,"b":[1,2]}`, `{"b":[1.0,2],"a":1}`, true},
+		{`{"a":1}`, `{"a":1,"b":1}`, false},
+		{`{"a":1,"c":1}`, `{"a":1,"b":1}`, false},
+		{`[1,2]`, `[2,1]`, false},
+		{`[]`, `{}`, false},
+		{`null`, `false`, false},
+		{`true`, `true`, true},
+		{`1`, `"1"`, false},
+	}
+	for _, tt := range tests {
+		a, err1 := Read("a", []byte(tt.a), Limits{})
+		b, err2 := Read("b", []byte(tt.b), Limits{})
+		if err1 != nil || err2 != nil {
+			t.Fatalf("read: %v %v", err1, err2)
+		}
+		if got := Equal(a.Root, b.Root); got != tt.want {
+			t.Errorf("Equal(%s, %s) = %v", tt.a, tt.b, got)
+		}
+		if got := Equal(b.Root, a.Root); got != tt.want {
+			t.Errorf("Equal(%s, %s) = %v", tt.b, tt.a, got)
+		}
+	}
+}
