@@ -1,0 +1,26 @@
+package gbnf
+
+// Limits bound the work Parse does on hostile text. Each limit that is hit
+// ends parsing with an error that names the limit.
+type Limits struct {
+	// MaxBytes is the longest grammar text accepted.
+	MaxBytes int
+	// MaxDepth bounds nesting: each parenthesis group and each postfix
+	// operator (* + ? {m,n}) applied on top of another counts one level.
+	// It keeps the recursive parser, printer and matcher off the stack limit.
+	MaxDepth int
+	// MaxRepeat is the largest count accepted in {m}, {m,} and {m,n}.
+	// llama.cpp expands counts into rules at load time, so large ones are
+	// costly there even when they are cheap here.
+	MaxRepeat int
+	// MaxRules is the largest number of rule definitions accepted.
+	MaxRules int
+}
+
+// DefaultLimits are the limits Parse uses.
+var DefaultLimits = Limits{
+	MaxBytes:  8 << 20,
+	MaxDepth:  1000,
+	MaxRepeat: 100000,
+	MaxRules:  100000,
+}

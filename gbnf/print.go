@@ -1,0 +1,280 @@
+package gbnf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// String returns the grammar as GBNF text (see Print). A grammar Print
+// refuses comes out as a single comment line naming the problem, which
+// llama.cpp rejects for lack of a root rule.
+func (g *Grammar) String() string {
+	var b strings.Builder
+	if err := Print(&b, g); err != nil {
+		return "# gbnf: cannot print grammar: " + strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
+	}
+	return b.String()
+}
+
+// Print writes g as llama.cpp GBNF text: one "name ::= body" line per rule,
+// in g.Rules order, deterministic. It adds parentheses only where needed and
+// escapes only with escapes llama.cpp knows; printable non-ASCII is written
+// as raw UTF-8. It refuses, writing nothing, what GBNF cannot spell: a class
+// without ranges (llama.cpp reads [] as the empty string), a choice without
+// alternatives, nil nodes, invalid names, bad repeat bounds.
+func Print(w io.Writer, g *Grammar) error {
+	if g == nil {
+		return errors.New("gbnf: nil grammar")
+	}
+	var b strings.Builder
+	for i, r := range g.Rules {
+		if r == nil {
+			return fmt.Errorf("gbnf: rule %d is nil", i)
+		}
+		if !validName(r.Name) {
+			return fmt.Errorf("gbnf: rule name %q is not a GBNF name", r.Name)
+		}
+		b.WriteString(r.Name)
+		b.WriteString(" ::= ")
+		if err := printExpr(&b, r.Expr, ctxTop); err != nil {
+			return fmt.Errorf("gbnf: rule %s: %w", r.Name, err)
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// printCtx is where an expression is printed, which decides its parentheses.
+type printCtx int
+
+const (
+	ctxTop    printCtx = iota // a rule body or one alternative of it
+	ctxSeq                    // an item of a sequence
+	ctxRepeat                 // the operand of a postfix operator
+)
+
+// unwrap looks through sequences and choices of one element, which print
+// as that element.
+func unwrap(e Expr) Expr {
+	for {
+		switch x := e.(type) {
+		case *Seq:
+			if x == nil || len(x.Items) != 1 {
+				return e
+			}
+			e = x.Items[0]
+		case *Alt:
+			if x == nil || len(x.Alts) != 1 {
+				return e
+			}
+			e = x.Alts[0]
+		default:
+			return e
+		}
+	}
+}
+
+func printExpr(b *strings.Builder, e Expr, ctx printCtx) error {
+	e = unwrap(e)
+	switch e := e.(type) {
+	case nil:
+		return errors.New("nil expression")
+	case *Alt:
+		if e == nil || len(e.Alts) == 0 {
+			return errors.New("choice without alternatives")
+		}
+		if ctx != ctxTop {
+			b.WriteByte('(')
+		}
+		for i, a := range e.Alts {
+			if i > 0 {
+				b.WriteString(" | ")
+			}
+			if err := printExpr(b, a, ctxTop); err != nil {
+				return err
+			}
+		}
+		if ctx != ctxTop {
+			b.WriteByte(')')
+		}
+	case *Seq:
+		if e == nil {
+			return errors.New("nil sequence")
+		}
+		if len(e.Items) == 0 {
+			printEmpty(b, ctx)
+			return nil
+		}
+		if ctx == ctxRepeat {
+			b.WriteByte('(')
+		}
+		for i, it := range e.Items {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			if err := printExpr(b, it, ctxSeq); err != nil {
+				return err
+			}
+		}
+		if ctx == ctxRepeat {
+			b.WriteByte(')')
+		}
+	case *Lit:
+		if e == nil || !utf8.ValidString(e.Text) {
+			return errors.New("literal is not valid UTF-8")
+		}
+		if e.Text == "" {
+			printEmpty(b, ctx)
+			return nil
+		}
+		b.WriteByte('"')
+		for _, r := range e.Text {
+			writeLitRune(b, r)
+		}
+		b.WriteByte('"')
+	case *Class:
+		return printClass(b, e)
+	case *Any:
+		b.WriteByte('.')
+	case *Ref:
+		if e == nil || !validName(e.Name) {
+			return errors.New("reference without a valid GBNF name")
+		}
+		b.WriteString(e.Name)
+	case *Repeat:
+		if e == nil {
+			return errors.New("nil repeat")
+		}
+		if e.Min < 0 || e.Max < -1 {
+			return fmt.Errorf("repeat bounds {%d,%d} out of range", e.Min, e.Max)
+		}
+		// x{0} leaves llama.cpp nothing to apply a further operator to.
+		if inner, ok := unwrap(e.Expr).(*Repeat); ok && inner != nil && inner.Max == 0 {
+			b.WriteByte('(')
+			if err := printExpr(b, inner, ctxTop); err != nil {
+				return err
+			}
+			b.WriteByte(')')
+		} else if err := printExpr(b, e.Expr, ctxRepeat); err != nil {
+			return err
+		}
+		b.WriteString(repeatSuffix(e.Min, e.Max))
+	default:
+		return fmt.Errorf("unknown expression type %T", e)
+	}
+	return nil
+}
+
+// printEmpty prints the empty string: "" on its own, () under an operator
+// (llama.cpp refuses ""*, but accepts ()*).
+func printEmpty(b *strings.Builder, ctx printCtx) {
+	if ctx == ctxRepeat {
+		b.WriteString("()")
+	} else {
+		b.WriteString(`""`)
+	}
+}
+
+func repeatSuffix(lo, hi int) string {
+	switch {
+	case lo == 0 && hi < 0:
+		return "*"
+	case lo == 1 && hi < 0:
+		return "+"
+	case lo == 0 && hi == 1:
+		return "?"
+	case hi < 0:
+		return "{" + strconv.Itoa(lo) + ",}"
+	case lo == hi:
+		return "{" + strconv.Itoa(lo) + "}"
+	}
+	return "{" + strconv.Itoa(lo) + "," + strconv.Itoa(hi) + "}"
+}
+
+func printClass(b *strings.Builder, c *Class) error {
+	if c == nil || len(c.Ranges) == 0 {
+		return errors.New("character class without ranges (llama.cpp reads [] as the empty string)")
+	}
+	b.WriteByte('[')
+	if c.Negated {
+		b.WriteByte('^')
+	}
+	first := true
+	for _, r := range c.Ranges {
+		if r.Lo < 0 || r.Hi < 0 {
+			return errors.New("negative code point in class range")
+		}
+		writeClassRune(b, r.Lo, first, c.Negated)
+		first = false
+		if r.Hi != r.Lo {
+			b.WriteByte('-')
+			writeClassRune(b, r.Hi, false, c.Negated)
+		}
+	}
+	b.WriteByte(']')
+	return nil
+}
+
+// writeLitRune writes one code point of a literal.
+func writeLitRune(b *strings.Builder, r rune) {
+	switch r {
+	case '"':
+		b.WriteString(`\"`)
+	case '\\':
+		b.WriteString(`\\`)
+	default:
+		writeRune(b, r)
+	}
+}
+
+// writeClassRune writes one code point of a class. ] \ [ take a backslash;
+// ^ first in a plain class would negate it and - after the first position
+// could read as a range, and llama.cpp has no \^ or \- escape, so both are
+// written in hex there.
+func writeClassRune(b *strings.Builder, r rune, first, negated bool) {
+	switch {
+	case r == ']' || r == '\\' || r == '[':
+		b.WriteByte('\\')
+		b.WriteRune(r)
+	case r == '^' && first && !negated:
+		b.WriteString(`\x5E`)
+	case r == '-' && !first:
+		b.WriteString(`\x2D`)
+	default:
+		writeRune(b, r)
+	}
+}
+
+// writeRune writes a code point raw when it is printable, and as an
+// escape when it is a control, invisible, unassigned, a surrogate, U+FFFD
+// (which looks like a decoding accident) or beyond Unicode.
+func writeRune(b *strings.Builder, r rune) {
+	switch r {
+	case '\t':
+		b.WriteString(`\t`)
+		return
+	case '\r':
+		b.WriteString(`\r`)
+		return
+	case '\n':
+		b.WriteString(`\n`)
+		return
+	}
+	printable := r == ' ' || r != utf8.RuneError && utf8.ValidRune(r) && unicode.IsPrint(r)
+	switch {
+	case printable:
+		b.WriteRune(r)
+	case r <= 0xFF:
+		fmt.Fprintf(b, `\x%02X`, r)
+	case r <= 0xFFFF:
+		fmt.Fprintf(b, `\u%04X`, r)
+	default:
+		fmt.Fprintf(b, `\U%08X`, r)
+	}
+}
