@@ -1,0 +1,56 @@
+package bench
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestSummarize(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want Summary
+	}{
+		{nil, Summary{}},
+		{[]float64{5}, Summary{N: 1, Median: 5, P90: 5, P99: 5, Max: 5}},
+		{[]float64{4, 1, 3, 2}, Summary{N: 4, Median: 2, P90: 4, P99: 4, Max: 4}},
+		{[]float64{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, Summary{N: 10, Median: 5, P90: 9, P99: 10, Max: 10}},
+	} {
+		if got := Summarize(tc.in); got != tc.want {
+			t.Errorf("Summarize(%v) = %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestLastSegment(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"/oneOf", "oneOf"},
+		{"/properties/a~1b/not", "not"},
+		{"/properties/x~1y", "x/y"},
+		{"/properties/t~0", "t~"},
+	} {
+		if got := lastSegment(tc.in); got != tc.want {
+			t.Errorf("lastSegment(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRank(t *testing.T) {
+	got := rank([]blocker{{"b", true}, {"a", false}, {"b", false}, {"c", true}, {"a", true}})
+	if want := []ranked{{"a", 2, 1}, {"b", 2, 1}, {"c", 1, 1}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("rank = %v, want %v", got, want)
+	}
+}
+
+func TestGuardCrashIsRecorded(t *testing.T) {
+	// Whatever Compile does with these, the guard returns a record and never panics.
+	for _, in := range []string{``, `{`, `true`, `{"type":"string"}`, `{"$ref":"#"}`} {
+		o := DefaultGuard.Compile([]byte(in))
+		if o.Status == "" {
+			t.Errorf("%q: no status", in)
+		}
+		if o.Status == Crash || o.Status == Failed || o.Status == Hang {
+			t.Logf("%q: %s (a bug elsewhere): %.120s", in, o.Status, o.Detail)
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package bench
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// Record is one schema's line in a coverage report (the -json output of
+// bench/coverage).
+type Record struct {
+	File         string             `json:"file"`
+	Subset       string             `json:"subset"`
+	Status       Status             `json:"status"`
+	Codes        []subsetcheck.Code `json:"codes,omitempty"`
+	Keywords     []string           `json:"keywords,omitempty"`
+	CompileUs    int64              `json:"compile_us"`
+	Slow         bool               `json:"slow,omitempty"`
+	GrammarBytes int                `json:"grammar_bytes,omitempty"`
+	Rules        int                `json:"rules,omitempty"`
+	Detail       string             `json:"detail,omitempty"`
+}
+
+// NewRecord turns a compile outcome into a report line.
+func NewRecord(s Schema, o Outcome) Record {
+	return Record{File: s.Path, Subset: s.Subset, Status: o.Status, Codes: o.Codes, Keywords: o.Keywords, CompileUs: o.Micros,
+		Slow: o.Slow, GrammarBytes: o.GrammarBytes, Rules: o.Rules, Detail: o.Detail}
+}
+
+// Coverage is a coverage run as written by bench/coverage -json.
+type Coverage struct {
+	Command string   `json:"command"`
+	Records []Record `json:"records"`
+}
+
+// CoverageTables renders a run as Markdown: per-subset counts, compile time
+// and grammar size of the compiled schemas, and the refusal codes ranked by
+// how many schemas each one blocks (a schema refused for several codes counts
+// once for each). It is both the command's text output and the README's table.
+func CoverageTables(recs []Record) string {
+	type row struct {
+		n, compiled, refused, bugs, slow int
+		us, bytes                        []float64
+	}
+	rows := map[string]*row{}
+	var subsets []string
+	total := &row{}
+	for _, r := range recs {
+		x := rows[r.Subset]
+		if x == nil {
+			x = &row{}
+			rows[r.Subset] = x
+			subsets = append(subsets, r.Subset)
+		}
+		for _, x := range []*row{x, total} {
+			x.n++
+			switch r.Status {
+			case Compiled:
+				x.compiled++
+				x.us = append(x.us, float64(r.CompileUs))
+				x.bytes = append(x.bytes, float64(r.GrammarBytes))
+			case Refused:
+				x.refused++
+			default:
+				x.bugs++
+			}
+			if r.Slow {
+				x.slow++
+			}
+		}
+	}
+	sort.Strings(subsets)
+	rows["all"] = total
+	subsets = append(subsets, "all")
+
+	var b strings.Builder
+	b.WriteString("| subset | schemas | compiled | refused | crash/error/hang | slow (>2 s) | compile µs median / p90 / max | grammar bytes median / max |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, name := range subsets {
+		x := rows[name]
+		us, by := Summarize(x.us), Summarize(x.bytes)
+		label := name
+		if name == "all" {
+			label = "**all**"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d (%s) | %d (%s) | %d | %d | %.0f / %.0f / %.0f | %.0f / %.0f |\n",
+			label, x.n, x.compiled, pct(x.compiled, x.n), x.refused, pct(x.refused, x.n), x.bugs, x.slow,
+			us.Median, us.P90, us.Max, by.Median, by.Max)
+	}
+
+	refused := 0
+	var byCode, byKeyword []blocker
+	for _, r := range recs {
+		if r.Status != Refused {
+			continue
+		}
+		refused++
+		for _, c := range r.Codes {
+			byCode = append(byCode, blocker{string(c), len(r.Codes) == 1})
+		}
+		for _, k := range r.Keywords {
+			byKeyword = append(byKeyword, blocker{k, len(r.Keywords) == 1 && len(r.Codes) == 1})
+		}
+	}
+	b.WriteString("\n| refusal code | meaning | schemas blocked | % of refused | sole reason |\n|---|---|---:|---:|---:|\n")
+	for _, x := range rank(byCode) {
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %d |\n", x.name, codeMeaning(subsetcheck.Code(x.name)), x.n, pct(x.n, refused), x.sole)
+	}
+	b.WriteString("\n| refused keyword (S201) | schemas blocked | % of refused | sole reason |\n|---|---:|---:|---:|\n")
+	for i, x := range rank(byKeyword) {
+		if i == 15 {
+			break
+		}
+		fmt.Fprintf(&b, "| `%s` | %d | %s | %d |\n", x.name, x.n, pct(x.n, refused), x.sole)
+	}
+	return b.String()
+}
+
+// blocker is one reason one schema was refused; sole when it was the only one.
+type blocker struct {
+	name string
+	sole bool
+}
+
+type ranked struct {
+	name    string
+	n, sole int
+}
+
+// rank counts blockers by name, most schemas first, ties by name.
+func rank(bs []blocker) []ranked {
+	idx := map[string]int{}
+	var out []ranked
+	for _, b := range bs {
+		i, ok := idx[b.name]
+		if !ok {
+			i = len(out)
+			idx[b.name] = i
+			out = append(out, ranked{name: b.name})
+		}
+		out[i].n++
+		if b.sole {
+			out[i].sole++
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].n != out[j].n {
+			return out[i].n > out[j].n
+		}
+		return out[i].name < out[j].name
+	})
+	return out
+}
+
+func pct(n, of int) string {
+	if of == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(of))
+}
+
+// codeMeaning is a short gloss of each code for the tables (the full text is
+// subsetcheck's code table).
+func codeMeaning(c subsetcheck.Code) string {
+	return codeGlosses[c]
+}
+
+var codeGlosses = map[subsetcheck.Code]string{
+	subsetcheck.CodeInvalidJSON:          "not strict JSON",
+	subsetcheck.CodeDuplicateKey:         "duplicate member name",
+	subsetcheck.CodeInvalidUTF8:          "invalid UTF-8",
+	subsetcheck.CodeLoneSurrogate:        "lone surrogate escape",
+	subsetcheck.CodeByteOrderMark:        "byte order mark",
+	subsetcheck.CodeTrailingData:         "data after the value",
+	subsetcheck.CodeRefusedKeyword:       "keyword outside the profile",
+	subsetcheck.CodeUnknownKeyword:       "keyword of an unknown vocabulary",
+	subsetcheck.CodeBadKeywordValue:      "keyword value of wrong type/range",
+	subsetcheck.CodeNotASchema:           "neither object nor boolean",
+	subsetcheck.CodeUnresolvedRef:        "$ref target missing",
+	subsetcheck.CodeRemoteRef:            "$ref to another document",
+	subsetcheck.CodeRefCycle:             "$ref cycle without progress",
+	subsetcheck.CodeUnknownDraft:         "unknown $schema dialect",
+	subsetcheck.CodePortableRule:         "portable authoring rule",
+	subsetcheck.CodeNoValidValue:         "admits no value",
+	subsetcheck.CodeNotExactlyCompilable: "not exactly compilable",
+	subsetcheck.CodeGrammarTooLarge:      "grammar size limit",
+	subsetcheck.CodeInputTooLarge:        "input size limit",
+	subsetcheck.CodeTooDeep:              "nesting depth limit",
+	subsetcheck.CodeNumberTooLarge:       "number size limit",
+}
