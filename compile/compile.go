@@ -1,9 +1,19 @@
 // Package compile turns a checked schema into a grammar that accepts exactly
 // the texts whose JSON value the schema accepts (see DESIGN.md §2): sound on
 // every text, complete on the canonical serialization (Canonical).
+//
+// The compiler works in three steps. First each schema is expanded into
+// "plain" alternatives: schemas without $ref or anyOf, obtained by meeting the
+// schema's own keywords with its $ref target and with each anyOf branch
+// (expand.go). Each plain alternative becomes a union of per-type grammars
+// (object.go, array.go, json.go, integer.go). Last, rules that can derive no
+// text are pruned and unreachable rules dropped (prune.go); a root that admits
+// nothing is an error, never a grammar.
 package compile
 
 import (
+	"fmt"
+
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
@@ -20,15 +30,48 @@ const (
 	Compact Whitespace = "compact"
 )
 
-// Options steer Compile. The zero value means bounded whitespace.
+// Options steer Compile. The zero value means bounded whitespace and the
+// default limits.
 type Options struct {
 	Whitespace Whitespace // "" means Bounded
+	// MaxRules bounds the number of rules in the grammar (C403 beyond it);
+	// 0 means DefaultMaxRules.
+	MaxRules int
 }
+
+// Named limits. Each ends in a problem with its own code when reached.
+const (
+	// DefaultMaxRules is the default of Options.MaxRules: far above any real
+	// schema (a 1,000-property object needs about 2,000 rules), low enough
+	// that a hostile schema cannot make a grammar llama.cpp chokes on.
+	DefaultMaxRules = 50000
+	// MaxRepeatCount is the largest count ever printed in x{m,n}: llama.cpp
+	// expands repetitions at load time and caps counts near 2000, so bigger
+	// bounds are written as nested blocks of this many items.
+	MaxRepeatCount = 100
+	// MaxMeets bounds the schemas created by combining a schema's keywords
+	// with its $ref target or anyOf branches (C402 beyond it).
+	MaxMeets = 10000
+	// MaxValueDepth bounds the nesting the validator and the canonical
+	// serializer follow (values and $ref chains).
+	MaxValueDepth = 10000
+	// MaxExponent bounds the decimal exponent of a number the canonical
+	// serializer writes out in plain decimal (1e10000 has 10,001 digits).
+	MaxExponent = 10000
+)
 
 // Compile builds the grammar for a checked schema. Its error, when not nil,
 // is a subsetcheck.ErrorList (for example: the schema admits no value).
 func Compile(c *subsetcheck.Checked, opts Options) (*gbnf.Grammar, error) {
-	panic("not yet")
+	if c == nil || c.Root == nil {
+		return nil, subsetcheck.ErrorList{{Code: subsetcheck.CodeNoValidValue, Message: "no schema to compile"}}
+	}
+	cp := newCompiler(c, opts)
+	g, err := cp.run()
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 // Canonical returns the canonical text of v under the schema: the one
@@ -36,5 +79,139 @@ func Compile(c *subsetcheck.Checked, opts Options) (*gbnf.Grammar, error) {
 // accept (compact, declared members in schema order, minimal escapes, one
 // number spelling). It fails when the schema does not accept v.
 func Canonical(c *subsetcheck.Checked, v *subsetcheck.Value) (string, error) {
-	panic("not yet")
+	if c == nil || c.Root == nil || v == nil {
+		return "", fmt.Errorf("compile.Canonical: nil schema or value")
+	}
+	cp := newCompiler(c, Options{})
+	return cp.canonical(c.Root, v)
+}
+
+// compiler holds the state of one Compile or Canonical call.
+type compiler struct {
+	checked  *subsetcheck.Checked
+	ws       gbnf.Expr // the whitespace slot: Ref("ws"), or the empty Seq
+	maxRules int
+
+	g      gbnf.Grammar
+	names  map[string]bool // every rule name in use or reserved
+	rules  map[*subsetcheck.Schema]*gbnf.Rule
+	empty  map[*subsetcheck.Schema]bool // schemas found to admit no value
+	helper map[string]string            // shared helper rules, by purpose
+
+	expanding map[*subsetcheck.Schema]bool // schemas being expanded inline
+	expanded  map[*subsetcheck.Schema][]alternative
+	meets     map[[2]*subsetcheck.Schema]*subsetcheck.Schema
+	nMeets    int
+
+	errs  subsetcheck.ErrorList
+	cause string // first reason a required part admitted no value
+}
+
+func newCompiler(c *subsetcheck.Checked, opts Options) *compiler {
+	cp := &compiler{
+		checked:   c,
+		maxRules:  opts.MaxRules,
+		names:     map[string]bool{},
+		rules:     map[*subsetcheck.Schema]*gbnf.Rule{},
+		empty:     map[*subsetcheck.Schema]bool{},
+		helper:    map[string]string{},
+		expanding: map[*subsetcheck.Schema]bool{},
+		expanded:  map[*subsetcheck.Schema][]alternative{},
+		meets:     map[[2]*subsetcheck.Schema]*subsetcheck.Schema{},
+	}
+	if cp.maxRules <= 0 {
+		cp.maxRules = DefaultMaxRules
+	}
+	if opts.Whitespace == Compact {
+		cp.ws = epsilon()
+	} else {
+		cp.ws = &gbnf.Ref{Name: "ws"}
+	}
+	// Helper names are reserved up front so that a schema-derived name can
+	// never take them (a property called "value" or "ws" must work).
+	for _, n := range helperNames {
+		cp.names[n] = true
+	}
+	return cp
+}
+
+// helperNames are the shared rules' names, reserved before any schema name.
+var helperNames = []string{"root", "ws", "value", "value-object", "value-array", "string", "char",
+	"number", "integer", "hex", "canonical-char", "canonical-tail"}
+
+func (cp *compiler) run() (*gbnf.Grammar, error) {
+	root := cp.checked.Root
+	rule := &gbnf.Rule{Name: "root"}
+	cp.g.Rules = append(cp.g.Rules, rule)
+	rule.Expr = cp.schemaRef(root)
+	if rule.Expr == nil && len(cp.errs) == 0 {
+		cp.noValue(root)
+	}
+	if len(cp.errs) > 0 {
+		return nil, cp.errs.Err()
+	}
+	if !cp.prune() {
+		cp.noValue(root)
+		return nil, cp.errs.Err()
+	}
+	if len(cp.g.Rules) > cp.maxRules {
+		cp.problem(root, subsetcheck.CodeGrammarTooLarge, fmt.Sprintf(
+			"the grammar would have %d rules, more than the limit of %d (Options.MaxRules); split the schema or raise the limit",
+			len(cp.g.Rules), cp.maxRules))
+		return nil, cp.errs.Err()
+	}
+	g := cp.g
+	return &g, nil
+}
+
+// noValue reports that the root schema admits no value.
+func (cp *compiler) noValue(root *subsetcheck.Schema) {
+	msg := "the schema admits no value, so no grammar can be built"
+	if cp.cause != "" {
+		msg += ": " + cp.cause
+	}
+	cp.problem(root, subsetcheck.CodeNoValidValue, msg)
+}
+
+// problem records one error located at schema s.
+func (cp *compiler) problem(s *subsetcheck.Schema, code subsetcheck.Code, msg string) {
+	p := &subsetcheck.Problem{Code: code, Message: msg}
+	if s != nil {
+		p.Pointer = s.Pointer
+		if doc := cp.checked.Doc; doc != nil && s.Node != nil {
+			p.File = doc.Name
+			p.Line, p.Col = position(doc.Data, s.Node.Offset)
+		}
+	}
+	for _, q := range cp.errs { // one report per place and code is enough
+		if q.Pointer == p.Pointer && q.Code == p.Code {
+			return
+		}
+	}
+	cp.errs = append(cp.errs, p)
+}
+
+// position turns a byte offset into a 1-based line and byte column.
+func position(data []byte, offset int) (line, col int) {
+	if offset < 0 || offset > len(data) {
+		return 0, 0
+	}
+	line, col = 1, 1
+	for _, b := range data[:offset] {
+		if b == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// noteCause remembers the first reason a required part admits no value, so
+// that the C401 message can say where to look.
+func (cp *compiler) noteCause(format string, args ...any) {
+	if cp.cause == "" {
+		cp.cause = fmt.Sprintf(format, args...)
+	}
 }

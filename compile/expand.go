@@ -1,0 +1,295 @@
+package compile
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// Expansion: a schema's language as a union of alternatives, each either a
+// plain schema (no $ref, no anyOf at its top) or an opaque reference to
+// another schema's rule. A schema's own keywords, its $ref target and its
+// anyOf branches are conjuncts; meet intersects plain schemas exactly, so
+// the alternatives of {"type":"object","anyOf":[A,B]} are object∧A and
+// object∧B. Canonical walks the same alternatives, in the same order, so
+// the text it writes is one the grammar has.
+
+type alternative struct {
+	plain  *subsetcheck.Schema // Ref and AnyOf nil
+	opaque *subsetcheck.Schema // the whole language of this schema
+}
+
+// onlyRef says whether s is a bare $ref: its own keywords constrain nothing.
+func onlyRef(s *subsetcheck.Schema) bool {
+	return s.Ref != nil && s.AnyOf == nil && unconstrained(s)
+}
+
+// unconstrained says whether s's own keywords (not $ref, not anyOf) allow
+// every value.
+func unconstrained(s *subsetcheck.Schema) bool {
+	return !s.False && s.Types&subsetcheck.AllTypes == subsetcheck.AllTypes && s.Enum == nil &&
+		len(s.Properties) == 0 && len(s.Required) == 0 && s.AdditionalProperties == nil &&
+		len(s.PrefixItems) == 0 && s.Items == nil && s.MinItems == 0 && s.MaxItems < 0 &&
+		s.MinLength == 0 && s.MaxLength < 0 && s.Lower == nil && s.Upper == nil
+}
+
+// isTrue says whether s accepts every value, as far as a cheap look tells.
+func isTrue(s *subsetcheck.Schema) bool {
+	return s == nil || unconstrained(s) && s.Ref == nil && s.AnyOf == nil
+}
+
+// target follows bare $refs to the schema that says something.
+func target(s *subsetcheck.Schema) *subsetcheck.Schema {
+	for i := 0; i < MaxValueDepth && s != nil && onlyRef(s); i++ {
+		s = s.Ref
+	}
+	return s
+}
+
+// own is a copy of s without $ref and anyOf: its own keywords.
+func own(s *subsetcheck.Schema) *subsetcheck.Schema {
+	c := *s
+	c.Ref, c.AnyOf = nil, nil
+	return &c
+}
+
+// expand returns the alternatives of s, in order. ok is false after a
+// problem was reported.
+func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
+	if alts, ok := cp.expanded[s]; ok {
+		return alts, true
+	}
+	if s.False {
+		return nil, true
+	}
+	if cp.expanding[s] {
+		cp.problem(s, subsetcheck.CodeNotExactlyCompilable,
+			"this schema refers back to itself through $ref or anyOf without entering a property or item, "+
+				"next to other keywords; move those keywords into the referenced schema")
+		return nil, false
+	}
+	cp.expanding[s] = true
+	defer delete(cp.expanding, s)
+
+	alts := []alternative{{plain: own(s)}}
+	if s.Ref != nil {
+		var ok bool
+		if alts, ok = cp.cross(alts, []alternative{{opaque: s.Ref}}); !ok {
+			return nil, false
+		}
+	}
+	if s.AnyOf != nil {
+		var branches []alternative
+		for _, b := range s.AnyOf {
+			if !b.False {
+				branches = append(branches, alternative{opaque: b})
+			}
+		}
+		var ok bool
+		if alts, ok = cp.cross(alts, branches); !ok {
+			return nil, false
+		}
+	}
+	cp.expanded[s] = alts
+	return alts, true
+}
+
+// cross is the pairwise meet of two unions, in order.
+func (cp *compiler) cross(as, bs []alternative) ([]alternative, bool) {
+	var out []alternative
+	for _, a := range as {
+		for _, b := range bs {
+			m, ok := cp.meetAlt(a, b)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, m...)
+		}
+	}
+	return out, true
+}
+
+func (cp *compiler) meetAlt(a, b alternative) ([]alternative, bool) {
+	switch {
+	case a.plain != nil && isTrue(a.plain):
+		return []alternative{b}, true
+	case b.plain != nil && isTrue(b.plain):
+		return []alternative{a}, true
+	case a.opaque != nil:
+		as, ok := cp.expand(a.opaque)
+		if !ok {
+			return nil, false
+		}
+		return cp.cross(as, []alternative{b})
+	case b.opaque != nil:
+		bs, ok := cp.expand(b.opaque)
+		if !ok {
+			return nil, false
+		}
+		return cp.cross([]alternative{a}, bs)
+	}
+	m, ok := cp.meet(a.plain, b.plain)
+	if !ok {
+		return nil, false
+	}
+	if m.False {
+		return nil, true
+	}
+	return []alternative{{plain: m}}, true
+}
+
+// meet is the exact intersection of two plain schemas. Subschemas met by
+// name or position become conjunction schemas (conj), compiled lazily.
+func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
+	if a.False || b.False {
+		return &subsetcheck.Schema{Pointer: a.Pointer, Node: a.Node, False: true}, true
+	}
+	m := &subsetcheck.Schema{Pointer: a.Pointer, Node: a.Node, Types: a.Types & b.Types}
+	switch {
+	case a.Enum != nil && b.Enum != nil:
+		m.Enum = []*subsetcheck.Value{}
+		for _, x := range a.Enum {
+			for _, y := range b.Enum {
+				if equal(x, y) {
+					m.Enum = append(m.Enum, x)
+					break
+				}
+			}
+		}
+	case a.Enum != nil:
+		m.Enum = a.Enum
+	case b.Enum != nil:
+		m.Enum = b.Enum
+	}
+
+	// Objects: a name declared on one side meets the other side's schema for
+	// it, which is additionalProperties when undeclared there.
+	var ok bool
+	for _, p := range a.Properties {
+		other := b.AdditionalProperties
+		if q := property(b, p.Name); q != nil {
+			other = q
+		}
+		var s *subsetcheck.Schema
+		if s, ok = cp.conj(p.Schema, other); !ok {
+			return nil, false
+		}
+		m.Properties = append(m.Properties, subsetcheck.Property{Name: p.Name, Schema: s})
+	}
+	for _, p := range b.Properties {
+		if property(a, p.Name) != nil {
+			continue
+		}
+		var s *subsetcheck.Schema
+		if s, ok = cp.conj(a.AdditionalProperties, p.Schema); !ok {
+			return nil, false
+		}
+		m.Properties = append(m.Properties, subsetcheck.Property{Name: p.Name, Schema: s})
+	}
+	m.Required = append(append([]string(nil), a.Required...), b.Required...)
+	m.Required = dedupe(m.Required)
+	if m.AdditionalProperties, ok = cp.conj(a.AdditionalProperties, b.AdditionalProperties); !ok {
+		return nil, false
+	}
+
+	// Arrays: position by position, then the rest.
+	n := max(len(a.PrefixItems), len(b.PrefixItems))
+	for i := 0; i < n; i++ {
+		var s *subsetcheck.Schema
+		if s, ok = cp.conj(itemSchema(a, i), itemSchema(b, i)); !ok {
+			return nil, false
+		}
+		if s == nil {
+			s = &subsetcheck.Schema{Pointer: a.Pointer, Node: a.Node, Types: subsetcheck.AllTypes, MaxItems: -1, MaxLength: -1}
+		}
+		m.PrefixItems = append(m.PrefixItems, s)
+	}
+	if m.Items, ok = cp.conj(a.Items, b.Items); !ok {
+		return nil, false
+	}
+	m.MinItems = max(a.MinItems, b.MinItems)
+	m.MaxItems = minLimit(a.MaxItems, b.MaxItems)
+	m.MinLength = max(a.MinLength, b.MinLength)
+	m.MaxLength = minLimit(a.MaxLength, b.MaxLength)
+	m.Lower = tighter(a.Lower, b.Lower, 1)
+	m.Upper = tighter(a.Upper, b.Upper, -1)
+	return m, true
+}
+
+func property(s *subsetcheck.Schema, name string) *subsetcheck.Schema {
+	for _, p := range s.Properties {
+		if p.Name == name {
+			return p.Schema
+		}
+	}
+	return nil
+}
+
+func dedupe(names []string) []string {
+	seen := map[string]bool{}
+	out := names[:0]
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// minLimit is the smaller of two maximums where negative means none.
+func minLimit(a, b int) int {
+	switch {
+	case a < 0:
+		return b
+	case b < 0:
+		return a
+	}
+	return min(a, b)
+}
+
+// tighter picks the stricter of two bounds: the larger lower bound (dir 1)
+// or the smaller upper bound (dir -1); exclusive wins a tie.
+func tighter(a, b *subsetcheck.Bound, dir int) *subsetcheck.Bound {
+	if a == nil || a.Value == nil {
+		return b
+	}
+	if b == nil || b.Value == nil {
+		return a
+	}
+	switch c := a.Value.Cmp(b.Value) * dir; {
+	case c > 0:
+		return a
+	case c < 0:
+		return b
+	}
+	return &subsetcheck.Bound{Value: new(big.Rat).Set(a.Value), Exclusive: a.Exclusive || b.Exclusive}
+}
+
+// conj is a schema accepting what both x and y accept (nil: any value),
+// written with existing fields ($ref x, anyOf [y]) so that it compiles and
+// validates like any other; one per pair, so recursive meets stay finite.
+func (cp *compiler) conj(x, y *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
+	switch {
+	case isTrue(x) || y != nil && y.False:
+		return y, true
+	case isTrue(y) || x == y || x.False:
+		return x, true
+	}
+	key := [2]*subsetcheck.Schema{x, y}
+	if s, ok := cp.meets[key]; ok {
+		return s, true
+	}
+	cp.nMeets++
+	if cp.nMeets > MaxMeets {
+		cp.problem(x, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
+			"combining this schema with $ref targets and anyOf branches needs more than %d merged schemas (MaxMeets); "+
+				"move sibling keywords into every anyOf branch", MaxMeets))
+		return nil, false
+	}
+	s := &subsetcheck.Schema{Pointer: x.Pointer, Node: x.Node, Types: subsetcheck.AllTypes, MaxItems: -1, MaxLength: -1,
+		Ref: x, AnyOf: []*subsetcheck.Schema{y}}
+	cp.meets[key] = s
+	return s, true
+}

@@ -1,0 +1,201 @@
+package compile
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+)
+
+// Grammar-building helpers. A nil gbnf.Expr stands for the empty language
+// (no text at all); it never reaches the printed grammar: seq and alt
+// propagate it, and prune removes what is left.
+
+func epsilon() gbnf.Expr { return &gbnf.Seq{} }
+
+func lit(s string) gbnf.Expr { return &gbnf.Lit{Text: s} }
+
+func ref(name string) gbnf.Expr { return &gbnf.Ref{Name: name} }
+
+func isEpsilon(e gbnf.Expr) bool {
+	s, ok := e.(*gbnf.Seq)
+	return ok && len(s.Items) == 0
+}
+
+// seq is the concatenation of items: nil if any item is nil, flattened,
+// without empty sequences, adjacent literals joined.
+func seq(items ...gbnf.Expr) gbnf.Expr {
+	var out []gbnf.Expr
+	for _, it := range items {
+		if it == nil {
+			return nil
+		}
+		if s, ok := it.(*gbnf.Seq); ok {
+			for _, x := range s.Items {
+				out = appendItem(out, x)
+			}
+			continue
+		}
+		out = appendItem(out, it)
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return &gbnf.Seq{Items: out}
+}
+
+func appendItem(out []gbnf.Expr, x gbnf.Expr) []gbnf.Expr {
+	if l, ok := x.(*gbnf.Lit); ok && l.Text == "" {
+		return out
+	}
+	if l, ok := x.(*gbnf.Lit); ok && len(out) > 0 {
+		if prev, ok := out[len(out)-1].(*gbnf.Lit); ok {
+			out[len(out)-1] = &gbnf.Lit{Text: prev.Text + l.Text}
+			return out
+		}
+	}
+	return append(out, x)
+}
+
+// alt is the union of items: nil items dropped, nested unions flattened,
+// nil when nothing is left.
+func alt(items ...gbnf.Expr) gbnf.Expr {
+	var out []gbnf.Expr
+	for _, it := range items {
+		if it == nil {
+			continue
+		}
+		if a, ok := it.(*gbnf.Alt); ok {
+			out = append(out, a.Alts...)
+			continue
+		}
+		out = append(out, it)
+	}
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return &gbnf.Alt{Alts: out}
+}
+
+// opt is e or nothing.
+func opt(e gbnf.Expr) gbnf.Expr {
+	if e == nil || isEpsilon(e) {
+		return epsilon()
+	}
+	return &gbnf.Repeat{Expr: e, Min: 0, Max: 1}
+}
+
+// class builds a character class from sorted, possibly touching runes.
+func class(negated bool, runes ...rune) *gbnf.Class {
+	c := &gbnf.Class{Negated: negated}
+	for _, r := range runes {
+		n := len(c.Ranges)
+		if n > 0 && c.Ranges[n-1].Hi+1 >= r {
+			if r > c.Ranges[n-1].Hi {
+				c.Ranges[n-1].Hi = r
+			}
+			continue
+		}
+		c.Ranges = append(c.Ranges, gbnf.Range{Lo: r, Hi: r})
+	}
+	return c
+}
+
+// rangeClass is [lo-hi].
+func rangeClass(lo, hi rune) gbnf.Expr {
+	if lo > hi {
+		return nil
+	}
+	if lo == hi {
+		return lit(string(lo))
+	}
+	return &gbnf.Class{Ranges: []gbnf.Range{{Lo: lo, Hi: hi}}}
+}
+
+// newName allocates a rule name derived from base: [a-zA-Z0-9-] only, never
+// one already in use, numbered on collision, in a deterministic order.
+func (cp *compiler) newName(base string) string {
+	base = sanitize(base)
+	name := base
+	for i := 2; cp.names[name]; i++ {
+		name = base + "-" + strconv.Itoa(i)
+	}
+	cp.names[name] = true
+	return name
+}
+
+// sanitize keeps letters and digits, turns every other run into one "-",
+// and keeps names short enough to read.
+func sanitize(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	out := b.String()
+	if len(out) > 60 {
+		out = strings.TrimRight(out[:60], "-")
+	}
+	if out == "" {
+		out = "schema"
+	}
+	return out
+}
+
+// pointerName derives a readable rule name from a JSON Pointer:
+// "/properties/name" → "properties-name", "/$defs/node" → "defs-node".
+func pointerName(ptr string) string {
+	if ptr == "" {
+		return "root"
+	}
+	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, s := range segs {
+		s = strings.ReplaceAll(s, "~1", "/")
+		segs[i] = strings.ReplaceAll(s, "~0", "~")
+	}
+	return sanitize(strings.Join(segs, "-"))
+}
+
+// addRule appends a named rule and returns a reference to it.
+func (cp *compiler) addRule(name string, e gbnf.Expr) gbnf.Expr {
+	cp.g.Rules = append(cp.g.Rules, &gbnf.Rule{Name: name, Expr: e})
+	return ref(name)
+}
+
+// shared returns a reference to the helper rule for key, building it once.
+func (cp *compiler) shared(key string, build func(name string) gbnf.Expr) gbnf.Expr {
+	if name, ok := cp.helper[key]; ok {
+		return ref(name)
+	}
+	name := key
+	if !cp.names[key] || isHelperName(key) {
+		cp.names[key] = true
+	} else {
+		name = cp.newName(key)
+	}
+	cp.helper[key] = name
+	r := &gbnf.Rule{Name: name}
+	cp.g.Rules = append(cp.g.Rules, r)
+	r.Expr = build(name)
+	return ref(name)
+}
+
+func isHelperName(n string) bool {
+	for _, h := range helperNames {
+		if h == n {
+			return true
+		}
+	}
+	return false
+}

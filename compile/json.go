@@ -1,0 +1,263 @@
+package compile
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+)
+
+// The shared JSON rules: whitespace, any value, strings, numbers.
+
+// wsRule: nothing, one space, or a newline and up to 20 spaces or tabs.
+func (cp *compiler) wsRule() gbnf.Expr {
+	return cp.shared("ws", func(string) gbnf.Expr {
+		return opt(alt(lit(" "), seq(lit("\n"), &gbnf.Repeat{Expr: class(false, '\t', ' '), Min: 0, Max: 20})))
+	})
+}
+
+// w is the whitespace slot between two tokens inside an object or array.
+func (cp *compiler) w() gbnf.Expr {
+	if isEpsilon(cp.ws) {
+		return cp.ws
+	}
+	return cp.wsRule()
+}
+
+// anyValue is every JSON value: {} and true compile to it.
+func (cp *compiler) anyValue() gbnf.Expr {
+	return cp.shared("value", func(string) gbnf.Expr {
+		obj := cp.shared("value-object", func(string) gbnf.Expr {
+			member := seq(cp.stringAny(), cp.w(), lit(":"), cp.w(), ref("value"), cp.w())
+			return seq(lit("{"), cp.w(), opt(seq(member, &gbnf.Repeat{Expr: seq(lit(","), cp.w(), member), Min: 0, Max: -1})), lit("}"))
+		})
+		arr := cp.shared("value-array", func(string) gbnf.Expr {
+			item := seq(ref("value"), cp.w())
+			return seq(lit("["), cp.w(), opt(seq(item, &gbnf.Repeat{Expr: seq(lit(","), cp.w(), item), Min: 0, Max: -1})), lit("]"))
+		})
+		return alt(obj, arr, cp.stringAny(), cp.number(), lit("true"), lit("false"), lit("null"))
+	})
+}
+
+// stringAny is any JSON string.
+func (cp *compiler) stringAny() gbnf.Expr {
+	return cp.shared("string", func(string) gbnf.Expr {
+		return seq(lit(`"`), &gbnf.Repeat{Expr: cp.char(), Min: 0, Max: -1}, lit(`"`))
+	})
+}
+
+// char is one character of a JSON string: a raw code point other than `"`,
+// `\`, controls, surrogates and U+FFFD (llama.cpp decodes invalid UTF-8 to
+// U+FFFD, so the raw form is refused and the escape required), or an escape;
+// a surrogate pair written as two \u escapes is one character.
+func (cp *compiler) char() gbnf.Expr {
+	return cp.shared("char", func(string) gbnf.Expr {
+		hex := cp.hex()
+		nonSurrogate := alt(
+			seq(class(false, '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'E', 'F', 'a', 'b', 'c', 'e', 'f'), hex, hex, hex),
+			seq(class(false, 'D', 'd'), rangeClass('0', '7'), hex, hex))
+		pair := seq(class(false, 'D', 'd'), class(false, '8', '9', 'A', 'B', 'a', 'b'), hex, hex,
+			lit(`\u`), class(false, 'D', 'd'), class(false, 'C', 'D', 'E', 'F', 'c', 'd', 'e', 'f'), hex, hex)
+		escape := seq(lit(`\`), alt(class(false, '"', '/', '\\', 'b', 'f', 'n', 'r', 't'), seq(lit("u"), alt(nonSurrogate, pair))))
+		return alt(rawChars(nil), escape)
+	})
+}
+
+func (cp *compiler) hex() gbnf.Expr {
+	return cp.shared("hex", func(string) gbnf.Expr {
+		return &gbnf.Class{Ranges: []gbnf.Range{{Lo: '0', Hi: '9'}, {Lo: 'A', Hi: 'F'}, {Lo: 'a', Hi: 'f'}}}
+	})
+}
+
+// rawChars is the class of code points a string may hold unescaped, minus
+// the sorted runes in except.
+func rawChars(except []rune) gbnf.Expr {
+	rs := []rune{'"', '\\', 0xFFFD}
+	for r := rune(0); r < 0x20; r++ {
+		rs = append(rs, r)
+	}
+	rs = append(rs, except...)
+	sort.Slice(rs, func(i, j int) bool { return rs[i] < rs[j] })
+	c := class(true, rs...)
+	// Surrogates can never be characters; llama.cpp may decode CESU-8 bytes to them.
+	c.Ranges = append(c.Ranges, gbnf.Range{Lo: 0xD800, Hi: 0xDFFF})
+	sort.Slice(c.Ranges, func(i, j int) bool { return c.Ranges[i].Lo < c.Ranges[j].Lo })
+	return c
+}
+
+// number is any JSON number.
+func (cp *compiler) number() gbnf.Expr {
+	return cp.shared("number", func(string) gbnf.Expr {
+		digits := &gbnf.Repeat{Expr: rangeClass('0', '9'), Min: 1, Max: -1}
+		return seq(cp.integerAny(),
+			opt(seq(lit("."), digits)),
+			opt(seq(class(false, 'E', 'e'), opt(class(false, '+', '-')), digits)))
+	})
+}
+
+// integerAny is every integer in its canonical spelling (no "-0").
+func (cp *compiler) integerAny() gbnf.Expr {
+	return cp.shared("integer", func(string) gbnf.Expr {
+		return alt(lit("0"), seq(opt(lit("-")), rangeClass('1', '9'), &gbnf.Repeat{Expr: rangeClass('0', '9'), Min: 0, Max: -1}))
+	})
+}
+
+// Canonical spellings of string characters: each code point has exactly one.
+
+// canonicalEscape returns how the canonical form writes r, and whether that
+// is an escape.
+func canonicalEscape(r rune) (string, bool) {
+	switch r {
+	case '"':
+		return `\"`, true
+	case '\\':
+		return `\\`, true
+	case '\b':
+		return `\b`, true
+	case '\f':
+		return `\f`, true
+	case '\n':
+		return `\n`, true
+	case '\r':
+		return `\r`, true
+	case '\t':
+		return `\t`, true
+	case 0xFFFD:
+		return `\ufffd`, true
+	}
+	if r < 0x20 {
+		return fmt.Sprintf(`\u%04x`, r), true
+	}
+	return string(r), false
+}
+
+// quote writes s as a canonical JSON string.
+func quote(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		e, _ := canonicalEscape(r)
+		b.WriteString(e)
+	}
+	b.WriteByte('"')
+}
+
+func quoted(s string) string {
+	var b strings.Builder
+	quote(&b, s)
+	return b.String()
+}
+
+// canonicalChar is one character in its canonical spelling, except the
+// sorted runes in except.
+func canonicalChar(except []rune) gbnf.Expr {
+	ex := map[rune]bool{}
+	for _, r := range except {
+		ex[r] = true
+	}
+	var raw []rune
+	var simple []rune // the letter after `\`
+	for _, r := range except {
+		if _, esc := canonicalEscape(r); !esc {
+			raw = append(raw, r)
+		}
+	}
+	for _, p := range [][2]rune{{'"', '"'}, {'\\', '\\'}, {'\b', 'b'}, {'\f', 'f'}, {'\n', 'n'}, {'\r', 'r'}, {'\t', 't'}} {
+		if !ex[p[0]] {
+			simple = append(simple, p[1])
+		}
+	}
+	sort.Slice(simple, func(i, j int) bool { return simple[i] < simple[j] })
+	var low0, low1 []rune // \u000X and \u001X, by their last hex digit
+	for r := rune(0); r < 0x20; r++ {
+		if e, _ := canonicalEscape(r); len(e) != 6 || ex[r] {
+			continue
+		}
+		d := rune("0123456789abcdef"[r&15])
+		if r < 0x10 {
+			low0 = append(low0, d)
+		} else {
+			low1 = append(low1, d)
+		}
+	}
+	var escapes []gbnf.Expr
+	if len(simple) > 0 {
+		escapes = append(escapes, class(false, simple...))
+	}
+	if len(low0) > 0 {
+		escapes = append(escapes, seq(lit("u000"), class(false, low0...)))
+	}
+	if len(low1) > 0 {
+		escapes = append(escapes, seq(lit("u001"), class(false, low1...)))
+	}
+	if !ex[0xFFFD] {
+		escapes = append(escapes, lit("ufffd"))
+	}
+	return alt(rawChars(raw), seq(lit(`\`), alt(escapes...)))
+}
+
+// nameTrie holds the declared names an extra member's name must avoid.
+type nameTrie struct {
+	end      bool
+	children map[rune]*nameTrie
+}
+
+func (t *nameTrie) add(s string) {
+	for _, r := range s {
+		if t.children == nil {
+			t.children = map[rune]*nameTrie{}
+		}
+		c := t.children[r]
+		if c == nil {
+			c = &nameTrie{}
+			t.children[r] = c
+		}
+		t = c
+	}
+	t.end = true
+}
+
+// extraName is a JSON string, canonically spelled, whose decoded value is
+// none of names: the complement of the names' trie. Only canonical
+// spellings are allowed so that each decoded name has one spelling, and
+// excluding the declared names' spellings excludes the names.
+func (cp *compiler) extraName(names []string) gbnf.Expr {
+	if len(names) == 0 {
+		return cp.stringAny()
+	}
+	key := "name-not:" + strings.Join(names, "\x00")
+	if n, ok := cp.helper[key]; ok {
+		return ref(n)
+	}
+	root := &nameTrie{}
+	for _, n := range names {
+		root.add(n)
+	}
+	tail := cp.shared("canonical-tail", func(string) gbnf.Expr {
+		return seq(&gbnf.Repeat{Expr: cp.shared("canonical-char", func(string) gbnf.Expr { return canonicalChar(nil) }), Min: 0, Max: -1}, lit(`"`))
+	})
+	var walk func(t *nameTrie) gbnf.Expr
+	walk = func(t *nameTrie) gbnf.Expr {
+		var alts []gbnf.Expr
+		if !t.end {
+			alts = append(alts, lit(`"`))
+		}
+		keys := make([]rune, 0, len(t.children))
+		for r := range t.children {
+			keys = append(keys, r)
+		}
+		sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+		for _, r := range keys {
+			e, _ := canonicalEscape(r)
+			alts = append(alts, seq(lit(e), walk(t.children[r])))
+		}
+		alts = append(alts, seq(canonicalChar(keys), tail))
+		return alt(alts...)
+	}
+	name := cp.newName("extra-name")
+	cp.helper[key] = name
+	r := &gbnf.Rule{Name: name}
+	cp.g.Rules = append(cp.g.Rules, r)
+	r.Expr = seq(lit(`"`), walk(root))
+	return ref(name)
+}

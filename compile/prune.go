@@ -1,0 +1,136 @@
+package compile
+
+import (
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+)
+
+// prune removes what can derive no text: rules left empty (a nil Expr), and
+// rules that can only recurse forever (a required property that needs
+// itself), then every reference to them, then unreachable rules. A model
+// must never be led into a part of the grammar it cannot finish. It reports
+// whether root still derives some text.
+func (cp *compiler) prune() bool {
+	productive := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		// Backwards: a rule is mostly created before the rules it uses.
+		for i := len(cp.g.Rules) - 1; i >= 0; i-- {
+			r := cp.g.Rules[i]
+			if !productive[r.Name] && r.Expr != nil && derives(r.Expr, productive) {
+				productive[r.Name] = true
+				changed = true
+			}
+		}
+	}
+	if !productive["root"] {
+		return false
+	}
+	byName := map[string]*gbnf.Rule{}
+	var kept []*gbnf.Rule
+	for _, r := range cp.g.Rules {
+		if productive[r.Name] {
+			r.Expr = simplify(r.Expr, productive)
+			kept = append(kept, r)
+			byName[r.Name] = r
+		}
+	}
+	// Keep the rules reachable from root, in their first-created order.
+	reach := map[string]bool{"root": true}
+	stack := []string{"root"}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		walkRefs(byName[n].Expr, func(name string) {
+			if !reach[name] {
+				reach[name] = true
+				stack = append(stack, name)
+			}
+		})
+	}
+	cp.g.Rules = cp.g.Rules[:0]
+	for _, r := range kept {
+		if reach[r.Name] {
+			cp.g.Rules = append(cp.g.Rules, r)
+		}
+	}
+	return true
+}
+
+// derives says whether e can derive some finite text, given the rules known
+// to do so.
+func derives(e gbnf.Expr, productive map[string]bool) bool {
+	switch e := e.(type) {
+	case nil:
+		return false
+	case *gbnf.Seq:
+		for _, x := range e.Items {
+			if !derives(x, productive) {
+				return false
+			}
+		}
+		return true
+	case *gbnf.Alt:
+		for _, x := range e.Alts {
+			if derives(x, productive) {
+				return true
+			}
+		}
+		return false
+	case *gbnf.Repeat:
+		return e.Min == 0 || derives(e.Expr, productive)
+	case *gbnf.Ref:
+		return productive[e.Name]
+	}
+	return true // Lit, Class, Any
+}
+
+// simplify drops the parts of e that derive nothing; e itself derives some
+// text, so the result is never nil.
+func simplify(e gbnf.Expr, productive map[string]bool) gbnf.Expr {
+	if !derives(e, productive) {
+		return nil
+	}
+	switch e := e.(type) {
+	case *gbnf.Seq:
+		items := make([]gbnf.Expr, len(e.Items))
+		for i, x := range e.Items {
+			items[i] = simplify(x, productive)
+		}
+		return &gbnf.Seq{Items: items}
+	case *gbnf.Alt:
+		var alts []gbnf.Expr
+		for _, x := range e.Alts {
+			if s := simplify(x, productive); s != nil {
+				alts = append(alts, s)
+			}
+		}
+		if len(alts) == 1 {
+			return alts[0]
+		}
+		return &gbnf.Alt{Alts: alts}
+	case *gbnf.Repeat:
+		if !derives(e.Expr, productive) {
+			return epsilon() // only zero repetitions are possible
+		}
+		return &gbnf.Repeat{Expr: simplify(e.Expr, productive), Min: e.Min, Max: e.Max}
+	}
+	return e
+}
+
+// walkRefs calls f with the name of every rule e refers to.
+func walkRefs(e gbnf.Expr, f func(string)) {
+	switch e := e.(type) {
+	case *gbnf.Seq:
+		for _, x := range e.Items {
+			walkRefs(x, f)
+		}
+	case *gbnf.Alt:
+		for _, x := range e.Alts {
+			walkRefs(x, f)
+		}
+	case *gbnf.Repeat:
+		walkRefs(e.Expr, f)
+	case *gbnf.Ref:
+		f(e.Name)
+	}
+}

@@ -1,0 +1,268 @@
+package compile
+
+import (
+	"strconv"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// schemaRef is a reference to the rule of s (one rule per schema, so shared
+// and recursive subschemas cost one rule), or nil when s admits no value.
+func (cp *compiler) schemaRef(s *subsetcheck.Schema) gbnf.Expr {
+	s = target(s)
+	switch {
+	case s == nil || isTrue(s):
+		return cp.anyValue()
+	case s.False:
+		return nil
+	}
+	if r := cp.rules[s]; r != nil {
+		if cp.empty[s] {
+			return nil
+		}
+		return ref(r.Name)
+	}
+	r := &gbnf.Rule{Name: cp.newName(pointerName(s.Pointer))}
+	cp.rules[s] = r
+	cp.g.Rules = append(cp.g.Rules, r)
+	r.Expr = cp.body(s, r.Name)
+	if r.Expr == nil {
+		cp.empty[s] = true
+		return nil
+	}
+	return ref(r.Name)
+}
+
+// body is the union of s's alternatives.
+func (cp *compiler) body(s *subsetcheck.Schema, name string) gbnf.Expr {
+	alts, ok := cp.expand(s)
+	if !ok {
+		return nil
+	}
+	var exprs []gbnf.Expr
+	for i, a := range alts {
+		base := name
+		if len(alts) > 1 {
+			base = name + "-" + strconv.Itoa(i+1)
+		}
+		if a.opaque != nil {
+			exprs = append(exprs, cp.schemaRef(a.opaque))
+		} else {
+			exprs = append(exprs, cp.plainExpr(a.plain, base))
+		}
+	}
+	return alt(exprs...)
+}
+
+// plainExpr is the grammar of a schema without $ref and anyOf: the union of
+// its types' grammars, or its enum members' canonical texts.
+func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
+	if p.False {
+		return nil
+	}
+	if p.Enum != nil {
+		return cp.enumExpr(p)
+	}
+	if isTrue(p) {
+		return cp.anyValue()
+	}
+	t := p.Types
+	var alts []gbnf.Expr
+	if t&subsetcheck.TObject != 0 {
+		alts = append(alts, cp.objectExpr(p, base))
+	}
+	if t&subsetcheck.TArray != 0 {
+		alts = append(alts, cp.arrayExpr(p, base))
+	}
+	if t&subsetcheck.TString != 0 {
+		alts = append(alts, seq(lit(`"`), cp.repeat(cp.char(), p.MinLength, p.MaxLength), lit(`"`)))
+	}
+	switch {
+	case t&subsetcheck.TNumber != 0:
+		if p.Lower != nil || p.Upper != nil {
+			cp.problem(p, subsetcheck.CodeNotExactlyCompilable,
+				`bounds on non-integer numbers cannot be enforced exactly; use "type": "integer" or drop the bounds`)
+			return nil
+		}
+		alts = append(alts, cp.number())
+	case t&subsetcheck.TInteger != 0:
+		alts = append(alts, cp.integerRange(integerBounds(p.Lower, p.Upper)))
+	}
+	if t&subsetcheck.TBoolean != 0 {
+		alts = append(alts, lit("true"), lit("false"))
+	}
+	if t&subsetcheck.TNull != 0 {
+		alts = append(alts, lit("null"))
+	}
+	return alt(alts...)
+}
+
+// enumExpr lists the canonical texts of the members the rest of the schema
+// accepts, each value once.
+func (cp *compiler) enumExpr(p *subsetcheck.Schema) gbnf.Expr {
+	rest := *p
+	rest.Enum = nil
+	var kept []*subsetcheck.Value
+	var alts []gbnf.Expr
+next:
+	for _, m := range p.Enum {
+		if !accepts(&rest, m) {
+			continue
+		}
+		for _, k := range kept {
+			if equal(k, m) {
+				continue next
+			}
+		}
+		kept = append(kept, m)
+		alts = append(alts, lit(plainText(m)))
+	}
+	if len(alts) == 0 {
+		cp.noteCause("enum/const at %q has no member that the rest of the schema accepts", p.Pointer)
+	}
+	return alt(alts...)
+}
+
+// objectExpr: declared members in schema order, each optional one
+// skippable, then extra members. Linear in the number of members: first[i]
+// is "members i.. when none was written yet", after[i] the same once one was
+// (so a comma comes first); each refers to the next ones by rule.
+func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
+	type member struct {
+		name     string
+		value    gbnf.Expr
+		required bool
+	}
+	var members []member
+	var names []string
+	required := map[string]bool{}
+	for _, r := range p.Required {
+		required[r] = true
+	}
+	add := func(name string, s *subsetcheck.Schema) bool {
+		names = append(names, name)
+		v := cp.schemaRef(s)
+		if v == nil {
+			if required[name] {
+				cp.noteCause("required property %q (at %q) admits no value", name, p.Pointer)
+				return false
+			}
+			return true // may simply not appear
+		}
+		members = append(members, member{name, v, required[name]})
+		return true
+	}
+	for _, pr := range p.Properties {
+		if !add(pr.Name, pr.Schema) {
+			return nil
+		}
+	}
+	for _, r := range p.Required {
+		if !declared(p, r) && !add(r, p.AdditionalProperties) {
+			return nil
+		}
+	}
+	ws := cp.w()
+	var extra gbnf.Expr
+	if ap := p.AdditionalProperties; ap == nil || !ap.False {
+		if v := cp.schemaRef(ap); v != nil {
+			extra = seq(cp.extraName(names), ws, lit(":"), ws, v, ws)
+		}
+	}
+	first, after := epsilon(), epsilon()
+	if extra != nil {
+		more := cp.addRule(cp.newName(base+"-extra"), seq(lit(","), ws, extra))
+		after = &gbnf.Repeat{Expr: more, Min: 0, Max: -1}
+		first = opt(seq(extra, after))
+	}
+	for i := len(members) - 1; i >= 0; i-- {
+		m := members[i]
+		if i > 0 && !isEpsilon(after) {
+			if _, isRef := after.(*gbnf.Ref); !isRef {
+				after = cp.addRule(cp.newName(base+"-rest"+strconv.Itoa(i+1)), after)
+			}
+		}
+		mem := seq(lit(quoted(m.name)), ws, lit(":"), ws, m.value, ws)
+		withComma := seq(lit(","), ws, mem, after)
+		if m.required {
+			first = seq(mem, after)
+			after = withComma
+		} else {
+			first = altOpt(seq(mem, after), first)
+			after = altOpt(withComma, after)
+		}
+	}
+	return seq(lit("{"), ws, first, lit("}"))
+}
+
+// altOpt is x | y where y may be the empty string (then x?).
+func altOpt(x, y gbnf.Expr) gbnf.Expr {
+	if isEpsilon(y) {
+		return opt(x)
+	}
+	return alt(x, y)
+}
+
+// arrayExpr: positional items, then Items for the rest, with the item count
+// between MinItems and MaxItems.
+func (cp *compiler) arrayExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
+	maxN := p.MaxItems
+	var prefix []gbnf.Expr
+	for i := range p.PrefixItems {
+		if maxN >= 0 && i >= maxN {
+			break
+		}
+		e := cp.schemaRef(p.PrefixItems[i])
+		if e == nil { // no value fits here, so no array reaches this position
+			maxN = minLimit(maxN, i)
+			break
+		}
+		prefix = append(prefix, e)
+	}
+	var rest gbnf.Expr
+	if len(prefix) == len(p.PrefixItems) && (maxN < 0 || maxN > len(prefix)) {
+		if rest = cp.schemaRef(p.Items); rest == nil {
+			maxN = len(prefix)
+		}
+	}
+	if maxN >= 0 && p.MinItems > maxN {
+		cp.noteCause("the array at %q needs at least %d items but at most %d can be valid", p.Pointer, p.MinItems, maxN)
+		return nil
+	}
+	ws := cp.w()
+	k := len(prefix)
+	restHi := -1
+	if maxN >= 0 {
+		restHi = maxN - k
+	}
+	restLo := max(0, p.MinItems-k)
+	var tail gbnf.Expr = epsilon()
+	if rest != nil && restHi != 0 {
+		more := cp.addRule(cp.newName(base+"-more"), seq(lit(","), ws, rest, ws))
+		if k > 0 {
+			tail = cp.repeat(more, restLo, restHi)
+		} else {
+			hi := restHi
+			if hi > 0 {
+				hi--
+			}
+			tail = seq(rest, ws, cp.repeat(more, max(0, restLo-1), hi))
+			if restLo == 0 {
+				tail = opt(tail)
+			}
+		}
+	}
+	for i := k - 1; i >= 0; i-- {
+		item := seq(prefix[i], ws, tail)
+		if i > 0 {
+			item = seq(lit(","), ws, item)
+		}
+		if i < p.MinItems {
+			tail = item
+		} else {
+			tail = opt(item)
+		}
+	}
+	return seq(lit("["), ws, tail, lit("]"))
+}
