@@ -1,0 +1,939 @@
+package subsetcheck
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Check holds a schema document to a profile and builds the Schema graph the
+// compiler reads. Every problem is reported at once: the error is an
+// ErrorList, sorted by position. Only subschemas reachable from the root
+// (through enforced keywords and $ref) are checked: an unused definition
+// constrains nothing.
+func Check(doc *Document, opts Options) (*Checked, error) {
+	c := &checker{
+		doc:     doc,
+		profile: opts.Profile,
+		draft:   opts.DefaultDraft,
+		lim:     opts.Limits.withDefaults(),
+		schemas: map[string]*Schema{},
+	}
+	if c.profile == "" {
+		c.profile = Exact
+	}
+	if c.profile != Exact && c.profile != Portable {
+		return nil, ErrorList{{Code: CodeBadKeywordValue, File: doc.Name, Message: fmt.Sprintf("unknown profile %q; use %q or %q", c.profile, Exact, Portable)}}
+	}
+	if c.draft == 0 {
+		c.draft = Draft2020
+	}
+	if doc == nil || doc.Root == nil {
+		return nil, ErrorList{{Code: CodeNotASchema, Message: "no schema was read"}}
+	}
+	c.readRootDialect()
+	root := c.build("", doc.Root, buildContext{root: true})
+	c.resolveRefs()
+	c.findRefCycles()
+	if len(c.errs) > 0 {
+		return nil, c.errs.Err()
+	}
+	c.warns.Sort()
+	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, Doc: doc, Warnings: c.warns}, nil
+}
+
+type checker struct {
+	doc      *Document
+	profile  Profile
+	draft    Draft
+	lim      Limits
+	errs     ErrorList
+	warns    ErrorList
+	schemas  map[string]*Schema // memo: each pointer's Schema is built once
+	pending  []pendingRef       // $refs to resolve once the walk is done
+	rootBase string             // the root's $id without fragment: refs to it are local
+	tooMany  bool               // Limits.MaxSubschemas was reached
+}
+
+// pendingRef is a $ref met during the walk.
+type pendingRef struct {
+	from   *Schema
+	member *Member // the "$ref" member
+	ptr    string  // pointer of the "$ref" member
+}
+
+// buildContext says where a subschema sits.
+type buildContext struct {
+	root      bool // the document's root
+	boolOK    bool // a boolean is a schema here even in draft-04 (additionalProperties, additionalItems)
+	embedded  bool // inside a subschema with its own base URI ($id): its $refs resolve elsewhere
+	portableX bool // portable: exempt from the "type required" rules (additionalProperties: true/false)
+}
+
+func (c *checker) errorAt(code Code, ptr string, offset int, format string, args ...any) {
+	c.errs = append(c.errs, c.doc.problem(code, ptr, offset, format, args...))
+}
+
+func (c *checker) warnAt(code Code, ptr string, offset int, format string, args ...any) {
+	c.warns = append(c.warns, c.doc.problem(code, ptr, offset, format, args...))
+}
+
+// knownDialects maps "$schema" URIs, without scheme and trailing '#', to drafts.
+var knownDialects = map[string]Draft{
+	"json-schema.org/draft-04/schema":      Draft4,
+	"json-schema.org/draft-06/schema":      Draft6,
+	"json-schema.org/draft-07/schema":      Draft7,
+	"json-schema.org/draft/2019-09/schema": Draft2019,
+	"json-schema.org/draft/2020-12/schema": Draft2020,
+}
+
+// dialect returns the draft a "$schema" URI names.
+func dialect(uri string) (Draft, bool) {
+	u := strings.TrimSuffix(uri, "#")
+	if rest, ok := strings.CutPrefix(u, "https://"); ok {
+		u = rest
+	} else if rest, ok := strings.CutPrefix(u, "http://"); ok {
+		u = rest
+	} else {
+		return 0, false
+	}
+	d, ok := knownDialects[u]
+	return d, ok
+}
+
+// readRootDialect sets the draft from the root's "$schema" and the base URI
+// from its "$id".
+func (c *checker) readRootDialect() {
+	root := c.doc.Root
+	if root.Kind != Object {
+		return
+	}
+	for i := range root.Members {
+		m := &root.Members[i]
+		if m.Name != "$schema" || m.Value.Kind != String {
+			continue
+		}
+		if d, ok := dialect(m.Value.Str); ok {
+			c.draft = d
+		} else {
+			c.errorAt(CodeUnknownDraft, "/$schema", m.Value.Offset, "unknown dialect %q; use one of http://json-schema.org/draft-04/schema#, draft-06, draft-07, https://json-schema.org/draft/2019-09/schema or https://json-schema.org/draft/2020-12/schema (the check goes on as %s)", m.Value.Str, c.draft)
+		}
+	}
+	idName := "$id"
+	if c.draft == Draft4 {
+		idName = "id"
+	}
+	if id := root.Get(idName); id != nil && id.Kind == String {
+		c.rootBase, _, _ = strings.Cut(id.Str, "#")
+	}
+}
+
+// idKeyword is the name of the base-URI keyword in the checker's draft.
+func (c *checker) idKeyword() string {
+	if c.draft == Draft4 {
+		return "id"
+	}
+	return "$id"
+}
+
+// changesBase reports whether a schema object has its own base URI, so that
+// the $refs inside it resolve against another resource.
+func (c *checker) changesBase(v *Value) bool {
+	if v.Kind != Object {
+		return false
+	}
+	id := v.Get(c.idKeyword())
+	return id != nil && id.Kind == String && id.Str != "" && !strings.HasPrefix(id.Str, "#")
+}
+
+func newSchema(ptr string, v *Value) *Schema {
+	return &Schema{Pointer: ptr, Node: v, Types: AllTypes, MaxItems: -1, MaxLength: -1}
+}
+
+// build returns the Schema at ptr, building it (and the subschemas it
+// reaches through enforced keywords) the first time.
+func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
+	if s, ok := c.schemas[ptr]; ok {
+		return s
+	}
+	if len(c.schemas) >= c.lim.MaxSubschemas {
+		if !c.tooMany {
+			c.tooMany = true
+			c.errorAt(CodeTooManySchemas, ptr, v.Offset, "the schema has more than %d subschemas (Limits.MaxSubschemas); split it or raise the limit", c.lim.MaxSubschemas)
+		}
+		return newSchema(ptr, v)
+	}
+	s := newSchema(ptr, v)
+	c.schemas[ptr] = s
+	if !ctx.root && c.changesBase(v) {
+		ctx.embedded = true
+	}
+	switch v.Kind {
+	case Bool:
+		if c.draft == Draft4 && !ctx.boolOK {
+			c.errorAt(CodeNotASchema, ptr, v.Offset, "draft-04 has no boolean schemas; write {} for true or {\"not\": {}} for false, or use a later draft")
+			return s
+		}
+		s.False = !v.Bool
+		if c.profile == Portable && !ctx.portableX {
+			if v.Bool {
+				c.errorAt(CodePortableRule, ptr, v.Offset, `"any value" must list the six types: write {"type": ["null", "boolean", "object", "array", "number", "string"]}`)
+			} else {
+				c.errorAt(CodePortableRule, ptr, v.Offset, "the portable profile has no boolean schema false; remove the part that can never be valid")
+			}
+		}
+		return s
+	case Object:
+		c.buildObject(s, v, ctx)
+	default:
+		c.errorAt(CodeNotASchema, ptr, v.Offset, "a schema must be an object or a boolean, not %s", kindName(v.Kind))
+	}
+	return s
+}
+
+func kindName(k Kind) string {
+	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object"}[k]
+}
+
+func join(ptr, token string) string { return ptr + "/" + escapePointerToken(token) }
+
+// buildObject fills s from the keywords of an object schema.
+func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
+	ptr := s.Pointer
+	if ref := v.Get("$ref"); ref != nil && c.draft <= Draft7 {
+		c.buildRefOnly(s, v, ctx)
+		return
+	}
+	var bounds []*Member // minimum, maximum, exclusive*: refused if the type allows non-integers
+	var minimum, maximum *big.Rat
+	var exclMin, exclMax *Value
+	var itemsArray bool
+	var additionalItems *Member
+	for i := range v.Members {
+		m := &v.Members[i]
+		kp := join(ptr, m.Name)
+		val := m.Value
+		kw := LookupKeyword(m.Name, c.draft)
+		if kw == nil {
+			c.unknownKeyword(kp, m)
+			continue
+		}
+		if kw.Use(c.profile) == Refused {
+			c.refuse(kp, m, kw)
+			continue
+		}
+		bad := func(format string, args ...any) {
+			c.errorAt(CodeBadKeywordValue, kp, val.Offset, "%s: "+format, append([]any{m.Name}, args...)...)
+		}
+		switch m.Name {
+		case "$schema":
+			if val.Kind != String {
+				bad("must be a string, the dialect's URI")
+			} else if !ctx.root {
+				if d, ok := dialect(val.Str); !ok || d != c.draft {
+					c.errorAt(CodeUnknownDraft, kp, val.Offset, "a subschema may not switch dialects (the root is %s); remove this $schema", c.draft)
+				}
+			}
+		case "$id", "id", "$comment", "$anchor", "$dynamicAnchor", "title", "description", "contentMediaType", "contentEncoding":
+			if val.Kind != String {
+				bad("must be a string")
+			}
+		case "format":
+			if val.Kind != String {
+				bad("must be a string")
+			} else {
+				c.warnAt(CodeFormatNotEnforced, kp, m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; use enum if the set of strings is small", val.Str)
+			}
+		case "deprecated", "readOnly", "writeOnly", "$recursiveAnchor":
+			if val.Kind != Bool {
+				bad("must be true or false")
+			}
+		case "examples":
+			if val.Kind != Array {
+				bad("must be an array")
+			}
+		case "$vocabulary", "$defs", "definitions":
+			if val.Kind != Object {
+				bad("must be an object")
+			}
+		case "default", "contentSchema":
+			// Any value; contentSchema is an annotation and not walked.
+		case "$ref":
+			if val.Kind != String {
+				bad("must be a string")
+				continue
+			}
+			if ctx.embedded {
+				c.errorAt(CodeRemoteRef, kp, val.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to $defs of the root and drop its $id")
+				continue
+			}
+			c.pending = append(c.pending, pendingRef{from: s, member: m, ptr: kp})
+		case "type":
+			s.Types = c.types(kp, val, bad)
+		case "enum":
+			if val.Kind != Array {
+				bad("must be an array of values")
+				continue
+			}
+			if c.draft <= Draft7 {
+				if len(val.Items) == 0 {
+					bad("must not be empty in %s", c.draft)
+				} else if i, j, dup := firstDuplicate(val.Items); dup {
+					bad("items %d and %d are equal; %s requires enum's values to be unique", i, j, c.draft)
+				}
+			}
+			s.Enum = intersect(s.Enum, val.Items)
+		case "const":
+			s.Enum = intersect(s.Enum, []*Value{val})
+		case "properties":
+			if val.Kind != Object {
+				bad("must be an object whose members are schemas")
+				continue
+			}
+			for j := range val.Members {
+				pm := &val.Members[j]
+				s.Properties = append(s.Properties, Property{Name: pm.Name, Schema: c.build(join(kp, pm.Name), pm.Value, ctx.child())})
+			}
+		case "required":
+			if val.Kind != Array {
+				bad("must be an array of member names")
+				continue
+			}
+			if c.draft == Draft4 && len(val.Items) == 0 {
+				bad("must not be empty in draft-04; remove it")
+			}
+			seen := map[string]bool{}
+			for j, item := range val.Items {
+				if item.Kind != String {
+					c.errorAt(CodeBadKeywordValue, join(kp, strconv.Itoa(j)), item.Offset, "required: each item must be a member name (a string), not %s", kindName(item.Kind))
+					continue
+				}
+				if seen[item.Str] {
+					c.errorAt(CodeBadKeywordValue, join(kp, strconv.Itoa(j)), item.Offset, "required: %q is listed twice; the names must be unique", item.Str)
+					continue
+				}
+				seen[item.Str] = true
+				s.Required = append(s.Required, item.Str)
+			}
+		case "additionalProperties":
+			sub := ctx.child()
+			sub.boolOK, sub.portableX = true, true
+			s.AdditionalProperties = c.build(kp, val, sub)
+		case "items":
+			if val.Kind == Array {
+				if c.draft >= Draft2020 {
+					bad(`is a single schema in 2020-12; write the positional schemas as "prefixItems"`)
+					continue
+				}
+				if c.profile == Portable {
+					c.errorAt(CodeRefusedKeyword, kp, m.NameOffset, "items as an array of schemas is %s; use a single schema", notPortable)
+					continue
+				}
+				itemsArray = true
+				s.PrefixItems = c.schemaList(kp, val, ctx, bad)
+				if s.PrefixItems == nil {
+					s.PrefixItems = []*Schema{}
+				}
+				continue
+			}
+			s.Items = c.build(kp, val, ctx.child())
+		case "prefixItems":
+			if val.Kind != Array || len(val.Items) == 0 {
+				bad("must be a non-empty array of schemas")
+				continue
+			}
+			s.PrefixItems = c.schemaList(kp, val, ctx, bad)
+		case "additionalItems":
+			additionalItems = m
+		case "minItems", "maxItems", "minLength", "maxLength":
+			n, ok := count(val)
+			if !ok {
+				bad("must be a non-negative integer")
+				continue
+			}
+			switch m.Name {
+			case "minItems":
+				s.MinItems = n
+			case "maxItems":
+				s.MaxItems = n
+			case "minLength":
+				s.MinLength = n
+			case "maxLength":
+				s.MaxLength = n
+			}
+		case "minimum", "maximum":
+			r, ok := val.Rat()
+			if !ok {
+				bad("must be a number")
+				continue
+			}
+			bounds = append(bounds, m)
+			if m.Name == "minimum" {
+				minimum = r
+			} else {
+				maximum = r
+			}
+		case "exclusiveMinimum", "exclusiveMaximum":
+			if c.draft == Draft4 {
+				if val.Kind != Bool {
+					bad("must be true or false in draft-04 (it makes minimum or maximum exclusive)")
+					continue
+				}
+				inclusive := "minimum"
+				if m.Name == "exclusiveMaximum" {
+					inclusive = "maximum"
+				}
+				if v.Get(inclusive) == nil {
+					bad("needs %s beside it in draft-04", inclusive)
+					continue
+				}
+			} else if val.Kind != Number {
+				bad("must be a number")
+				continue
+			}
+			bounds = append(bounds, m)
+			if m.Name == "exclusiveMinimum" {
+				exclMin = val
+			} else {
+				exclMax = val
+			}
+		case "anyOf":
+			if val.Kind != Array || len(val.Items) == 0 {
+				bad("must be a non-empty array of schemas")
+				continue
+			}
+			s.AnyOf = c.schemaList(kp, val, ctx, bad)
+		}
+	}
+	if additionalItems != nil {
+		kp := join(ptr, additionalItems.Name)
+		if itemsArray {
+			sub := ctx.child()
+			sub.boolOK = true
+			s.Items = c.build(kp, additionalItems.Value, sub)
+		} else {
+			c.warnAt(CodeIgnoredKeyword, kp, additionalItems.NameOffset, "additionalItems has an effect only after an items array, and validators ignore it here; remove it")
+		}
+	}
+	if len(bounds) > 0 && s.Types&TNumber != 0 {
+		for _, m := range bounds {
+			c.errorAt(CodeRefusedKeyword, join(ptr, m.Name), m.NameOffset, `%s bounds non-integer numbers here, and exact decimal ranges are not supported yet; write "type": "integer" if only whole numbers are meant, or drop the bound`, m.Name)
+		}
+	} else {
+		s.Lower = tighter(minimum, exclMin, true)
+		s.Upper = tighter(maximum, exclMax, false)
+	}
+	if c.profile == Portable {
+		c.portableRules(s, v, ctx)
+	}
+}
+
+func (ctx buildContext) child() buildContext {
+	return buildContext{embedded: ctx.embedded}
+}
+
+// schemaList builds the schemas of an array-of-schemas keyword.
+func (c *checker) schemaList(kp string, val *Value, ctx buildContext, bad func(string, ...any)) []*Schema {
+	if val.Kind != Array {
+		bad("must be an array of schemas")
+		return nil
+	}
+	list := make([]*Schema, 0, len(val.Items))
+	for j, item := range val.Items {
+		list = append(list, c.build(join(kp, strconv.Itoa(j)), item, ctx.child()))
+	}
+	return list
+}
+
+// tighter combines an inclusive bound and an exclusive one (a number, or
+// draft-04's boolean applying to the inclusive value) into one Bound.
+func tighter(inclusive *big.Rat, exclusive *Value, lower bool) *Bound {
+	var b *Bound
+	if inclusive != nil {
+		b = &Bound{Value: inclusive}
+	}
+	if exclusive == nil {
+		return b
+	}
+	if exclusive.Kind == Bool {
+		if exclusive.Bool && b != nil {
+			b.Exclusive = true
+		}
+		return b
+	}
+	e, _ := exclusive.Rat()
+	if b == nil {
+		return &Bound{Value: e, Exclusive: true}
+	}
+	cmp := e.Cmp(b.Value)
+	if cmp == 0 || (lower && cmp > 0) || (!lower && cmp < 0) {
+		return &Bound{Value: e, Exclusive: true}
+	}
+	return b
+}
+
+// count reads a non-negative integer keyword value; 1.0 counts as 1, as
+// validators judge. Values beyond int are clamped: no text is that long.
+func count(v *Value) (int, bool) {
+	r, ok := v.Rat()
+	if !ok || !r.IsInt() || r.Sign() < 0 {
+		return 0, false
+	}
+	n := r.Num()
+	if !n.IsInt64() || n.Int64() > math.MaxInt {
+		return math.MaxInt, true
+	}
+	return int(n.Int64()), true
+}
+
+var typeNames = map[string]Type{
+	"null":    TNull,
+	"boolean": TBoolean,
+	"object":  TObject,
+	"array":   TArray,
+	"number":  TNumber | TInteger,
+	"integer": TInteger,
+	"string":  TString,
+}
+
+// types reads "type": one name or a non-empty list of unique names.
+func (c *checker) types(kp string, val *Value, bad func(string, ...any)) Type {
+	one := func(v *Value) (Type, bool) {
+		if v.Kind != String {
+			return 0, false
+		}
+		t, ok := typeNames[v.Str]
+		return t, ok
+	}
+	const names = "null, boolean, object, array, number, integer or string"
+	switch val.Kind {
+	case String:
+		t, ok := one(val)
+		if !ok {
+			bad("%q is not a type; use %s", val.Str, names)
+			return AllTypes
+		}
+		return t
+	case Array:
+		if len(val.Items) == 0 {
+			bad("must not be an empty list")
+			return AllTypes
+		}
+		var all Type
+		seen := map[string]bool{}
+		for j, item := range val.Items {
+			t, ok := one(item)
+			if !ok {
+				c.errorAt(CodeBadKeywordValue, join(kp, strconv.Itoa(j)), item.Offset, "type: not a type name; use %s", names)
+				continue
+			}
+			if seen[item.Str] {
+				c.errorAt(CodeBadKeywordValue, join(kp, strconv.Itoa(j)), item.Offset, "type: %q is listed twice", item.Str)
+			}
+			seen[item.Str] = true
+			all |= t
+		}
+		return all
+	}
+	bad("must be a type name or a list of them (%s)", names)
+	return AllTypes
+}
+
+// intersect narrows an enum (nil: no enum yet) to the values also in more.
+func intersect(have, more []*Value) []*Value {
+	if have == nil {
+		out := make([]*Value, len(more))
+		copy(out, more)
+		return out
+	}
+	out := []*Value{}
+	for _, h := range have {
+		for _, m := range more {
+			if Equal(h, m) {
+				out = append(out, h)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// firstDuplicate finds two equal values, comparing canonical keys so that a
+// large enum is not compared pair by pair.
+func firstDuplicate(items []*Value) (int, int, bool) {
+	seen := make(map[string]int, len(items))
+	for i, v := range items {
+		k := CanonicalKey(v)
+		if j, ok := seen[k]; ok {
+			return j, i, true
+		}
+		seen[k] = i
+	}
+	return 0, 0, false
+}
+
+// CanonicalKey returns a string that is the same for two values exactly when
+// Equal says they are equal: numbers in lowest terms, members sorted by name.
+func CanonicalKey(v *Value) string {
+	var b strings.Builder
+	writeKey(&b, v)
+	return b.String()
+}
+
+func writeKey(b *strings.Builder, v *Value) {
+	switch v.Kind {
+	case Null:
+		b.WriteString("n")
+	case Bool:
+		b.WriteString(strconv.FormatBool(v.Bool))
+	case Number:
+		if r, ok := v.Rat(); ok {
+			b.WriteString("#" + r.RatString())
+		} else {
+			b.WriteString("#" + v.Num)
+		}
+	case String:
+		b.WriteString(strconv.Quote(v.Str))
+	case Array:
+		b.WriteByte('[')
+		for _, item := range v.Items {
+			writeKey(b, item)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	case Object:
+		ms := append([]Member(nil), v.Members...)
+		sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
+		b.WriteByte('{')
+		for _, m := range ms {
+			b.WriteString(strconv.Quote(m.Name))
+			b.WriteByte(':')
+			writeKey(b, m.Value)
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+	}
+}
+
+// unknownKeyword warns about a member that constrains nothing in this draft.
+func (c *checker) unknownKeyword(kp string, m *Member) {
+	if k := keywordIndex[m.Name]; k != nil {
+		var in []string
+		for _, d := range AllDrafts {
+			if k.Drafts.Has(d) {
+				in = append(in, d.String())
+			}
+		}
+		c.warnAt(CodeIgnoredKeyword, kp, m.NameOffset, "%s is a keyword of %s, not of %s, so validators ignore it here; remove it or set $schema to a draft that has it", m.Name, strings.Join(in, ", "), c.draft)
+		return
+	}
+	c.warnAt(CodeIgnoredKeyword, kp, m.NameOffset, "%q is not a JSON Schema keyword and constrains nothing; it is kept as an annotation", m.Name)
+}
+
+func (c *checker) refuse(kp string, m *Member, kw *Keyword) {
+	note := kw.Note
+	if kw.Exact != Refused {
+		note = notPortable
+	}
+	c.errorAt(CodeRefusedKeyword, kp, m.NameOffset, "%s is not supported in the %s profile: %s", m.Name, c.profile, note)
+}
+
+// constrains reports whether a keyword of this draft limits values, so that
+// ignoring it (beside a $ref before 2019-09) changes what is valid.
+func (c *checker) constrains(name string) bool {
+	kw := LookupKeyword(name, c.draft)
+	return kw != nil && (kw.Exact == Enforced || kw.Exact == Refused) && name != "$ref"
+}
+
+// buildRefOnly handles a $ref before 2019-09: validators ignore its siblings.
+func (c *checker) buildRefOnly(s *Schema, v *Value, ctx buildContext) {
+	var ignored []string
+	for i := range v.Members {
+		m := &v.Members[i]
+		kp := join(s.Pointer, m.Name)
+		switch {
+		case m.Name == "$ref":
+			if m.Value.Kind != String {
+				c.errorAt(CodeBadKeywordValue, kp, m.Value.Offset, "$ref: must be a string")
+			} else if ctx.embedded {
+				c.errorAt(CodeRemoteRef, kp, m.Value.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to definitions of the root and drop its $id")
+			} else {
+				c.pending = append(c.pending, pendingRef{from: s, member: m, ptr: kp})
+			}
+		case c.constrains(m.Name):
+			ignored = append(ignored, m.Name)
+		}
+		if c.profile == Portable && m.Name != "$ref" && !besideRefOK(m.Name) {
+			c.errorAt(CodePortableRule, kp, m.NameOffset, "nothing may be written beside a $ref (some engines ignore it); move %s into the referenced schema", m.Name)
+		}
+	}
+	if len(ignored) > 0 {
+		c.warnAt(CodeRefSiblingsIgnored, join(s.Pointer, "$ref"), v.Get("$ref").Offset, "in %s, validators ignore every keyword beside $ref, so %s constrain nothing here; move them into the referenced schema, or wrap both in anyOf of one branch", c.draft, strings.Join(ignored, ", "))
+	}
+}
+
+// besideRefOK lists the members the portable profile allows beside a $ref:
+// containers and the dialect, which constrain nothing.
+func besideRefOK(name string) bool {
+	return name == "$schema" || name == "$defs" || name == "definitions"
+}
+
+// portableRules applies the authoring rules of the portable profile (seed
+// 001 §2) to an object schema.
+func (c *checker) portableRules(s *Schema, v *Value, ctx buildContext) {
+	ptr := s.Pointer
+	has := func(name string) bool { return v.Get(name) != nil }
+	if has("$ref") {
+		for i := range v.Members {
+			m := &v.Members[i]
+			if m.Name != "$ref" && !besideRefOK(m.Name) {
+				c.errorAt(CodePortableRule, join(ptr, m.Name), m.NameOffset, "nothing may be written beside a $ref (some engines ignore it); move %s into the referenced schema", m.Name)
+			}
+		}
+		return
+	}
+	if !has("type") {
+		switch {
+		case has("description"):
+			c.errorAt(CodePortableRule, ptr, v.Offset, `a schema with a description must state its "type" (Outlines requires it)`)
+		case !has("enum") && !has("const") && !has("anyOf"):
+			c.errorAt(CodePortableRule, ptr, v.Offset, `state a "type"; for any value list the six types: ["null", "boolean", "object", "array", "number", "string"] (llama.cpp reads an empty schema as any object)`)
+		}
+	}
+	mayBeObject := has("type") && s.Types&TObject != 0 || has("properties") || has("required")
+	if mayBeObject && !has("additionalProperties") {
+		c.errorAt(CodePortableRule, ptr, v.Offset, `a schema that may be an object must state "additionalProperties" (engines assume different things when it is absent); write "additionalProperties": false to allow only the listed members`)
+	}
+	if has("anyOf") && has("description") {
+		c.errorAt(CodePortableRule, join(ptr, "description"), v.Get("description").Offset, "a schema with anyOf carries no description; put it on the member that holds this schema")
+	}
+}
+
+// resolveRefs resolves the pending $refs; building their targets may add more.
+func (c *checker) resolveRefs() {
+	for len(c.pending) > 0 {
+		p := c.pending[0]
+		c.pending = c.pending[1:]
+		target := c.resolve(p)
+		if target != nil {
+			p.from.Ref = target
+		}
+	}
+}
+
+// refMode says what the pointer walk is inside.
+type refMode uint8
+
+const (
+	inSchema    refMode = iota // a schema: tokens are keywords
+	inSchemaMap                // the value of properties, $defs, ...: tokens are names of schemas
+	inSchemaArr                // the value of anyOf, prefixItems, ...: tokens are indexes of schemas
+	inDeps                     // the value of dependencies: schemas or arrays of names
+	inValue                    // plain JSON that is not a schema
+	inUnknown                  // the value of a non-keyword: validators resolve it anyway
+)
+
+// resolve follows one local $ref to its target schema.
+func (c *checker) resolve(p pendingRef) *Schema {
+	ref := p.member.Value.Str
+	at := p.member.Value.Offset
+	base, frag, hasFrag := strings.Cut(ref, "#")
+	if base != "" && base != c.rootBase {
+		c.errorAt(CodeRemoteRef, p.ptr, at, "%q refers to another document; only local refs are supported (no file or network access): copy the schema into $defs and write \"#/$defs/name\"", ref)
+		return nil
+	}
+	if hasFrag {
+		dec, err := url.PathUnescape(frag)
+		if err != nil {
+			c.errorAt(CodeUnresolvedRef, p.ptr, at, "%q has a bad percent-escape; write a JSON Pointer such as \"#/$defs/name\"", ref)
+			return nil
+		}
+		frag = dec
+	}
+	if frag != "" && !strings.HasPrefix(frag, "/") {
+		c.errorAt(CodeRemoteRef, p.ptr, at, "%q refers to an anchor; refs to anchors are not supported: refer with a JSON Pointer such as \"#/$defs/name\"", ref)
+		return nil
+	}
+	var tokens []string
+	if frag != "" {
+		tokens = strings.Split(frag[1:], "/")
+	}
+	cur := c.doc.Root
+	mode := inSchema
+	var ptr strings.Builder
+	var via string // the keyword whose value the walk is in, for messages
+	for i, raw := range tokens {
+		tok, ok := unescapeToken(raw)
+		if !ok {
+			c.errorAt(CodeUnresolvedRef, p.ptr, at, "%q: %q is not a valid JSON Pointer token (~ must be followed by 0 or 1; write ~0 for ~ and ~1 for /)", ref, raw)
+			return nil
+		}
+		if mode == inSchema && i > 0 && c.changesBase(cur) {
+			c.errorAt(CodeRemoteRef, p.ptr, at, "%q points inside a subschema with its own $id, which validators treat as another resource; move it to $defs of the root and drop its $id", ref)
+			return nil
+		}
+		var next *Value
+		switch cur.Kind {
+		case Object:
+			next = cur.Get(tok)
+		case Array:
+			if n, err := strconv.Atoi(tok); err == nil && n >= 0 && n < len(cur.Items) && strconv.Itoa(n) == tok {
+				next = cur.Items[n]
+			}
+		}
+		if next == nil {
+			c.errorAt(CodeUnresolvedRef, p.ptr, at, "%q does not resolve: nothing at %q; check the path (names are case-sensitive)", ref, ptr.String()+"/"+escapePointerToken(tok))
+			return nil
+		}
+		ptr.WriteString("/" + escapePointerToken(tok))
+		switch mode {
+		case inSchema:
+			if cur.Kind != Object {
+				mode = inValue
+				break
+			}
+			kw := LookupKeyword(tok, c.draft)
+			via = tok
+			switch {
+			case kw == nil:
+				mode = inUnknown
+			case kw.Shape == ShapeSchema:
+				mode = inSchema
+			case kw.Shape == ShapeSchemaMap:
+				mode = inSchemaMap
+			case kw.Shape == ShapeSchemaList:
+				mode = inSchemaArr
+			case kw.Shape == ShapeItems && next.Kind == Array:
+				mode = inSchemaArr
+			case kw.Shape == ShapeItems:
+				mode = inSchema
+			case kw.Shape == ShapeDependency:
+				mode = inDeps
+			default:
+				mode = inValue
+			}
+		case inSchemaMap, inSchemaArr:
+			if cur.Kind == Object && mode == inSchemaMap || cur.Kind == Array && mode == inSchemaArr {
+				mode = inSchema
+			} else {
+				mode = inValue
+			}
+		case inDeps:
+			mode = inSchema
+			if next.Kind == Array {
+				mode = inValue
+			}
+		}
+		cur = next
+	}
+	if mode != inSchema && mode != inUnknown {
+		c.errorAt(CodeNotASchema, p.ptr, at, "%q points into the value of %s, which is not a schema; point at a schema, for example one in $defs", ref, via)
+		return nil
+	}
+	if cur.Kind != Object && cur.Kind != Bool {
+		c.errorAt(CodeNotASchema, p.ptr, at, "%q points at %s, not a schema", ref, kindName(cur.Kind))
+		return nil
+	}
+	return c.build(ptr.String(), cur, buildContext{root: ptr.Len() == 0, embedded: false})
+}
+
+// unescapeToken decodes ~1 and ~0 in one JSON Pointer token.
+func unescapeToken(s string) (string, bool) {
+	if !strings.Contains(s, "~") {
+		return s, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '~' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 >= len(s) || (s[i+1] != '0' && s[i+1] != '1') {
+			return "", false
+		}
+		if s[i+1] == '0' {
+			b.WriteByte('~')
+		} else {
+			b.WriteByte('/')
+		}
+		i++
+	}
+	return b.String(), true
+}
+
+// findRefCycles refuses recursion that never consumes input: a cycle through
+// $ref and anyOf alone ({"$ref": "#"}, a -> b -> a), which validators loop on
+// and a grammar cannot express. Recursion through properties or items is fine.
+func (c *checker) findRefCycles() {
+	const (
+		unseen = iota
+		onStack
+		done
+	)
+	state := map[*Schema]int{}
+	type edge struct {
+		to  *Schema
+		ptr string
+	}
+	edges := func(s *Schema) []edge {
+		var out []edge
+		if s.Ref != nil {
+			out = append(out, edge{s.Ref, join(s.Pointer, "$ref")})
+		}
+		for i, b := range s.AnyOf {
+			out = append(out, edge{b, join(join(s.Pointer, "anyOf"), strconv.Itoa(i))})
+		}
+		return out
+	}
+	type frameT struct {
+		s     *Schema
+		edges []edge
+		next  int
+	}
+	// Visit in pointer order so that reports are deterministic.
+	ptrs := make([]string, 0, len(c.schemas))
+	for p := range c.schemas {
+		ptrs = append(ptrs, p)
+	}
+	sort.Strings(ptrs)
+	for _, p := range ptrs {
+		start := c.schemas[p]
+		if state[start] != unseen {
+			continue
+		}
+		stack := []frameT{{s: start, edges: edges(start)}}
+		state[start] = onStack
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next == len(top.edges) {
+				state[top.s] = done
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			e := top.edges[top.next]
+			top.next++
+			switch state[e.to] {
+			case onStack:
+				off := top.s.Node.Offset
+				if n := top.s.Node.Get("$ref"); n != nil && strings.HasSuffix(e.ptr, "/$ref") {
+					off = n.Offset
+				}
+				c.errorAt(CodeRefCycle, e.ptr, off, "this reference leads back to %q without passing through a property or an item, so it never ends; make the recursion go through properties or items", pointerOrRoot(e.to.Pointer))
+			case unseen:
+				state[e.to] = onStack
+				stack = append(stack, frameT{s: e.to, edges: edges(e.to)})
+			}
+		}
+	}
+}
+
+func pointerOrRoot(p string) string {
+	if p == "" {
+		return "#"
+	}
+	return "#" + p
+}
