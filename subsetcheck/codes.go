@@ -40,3 +40,39 @@ const (
 	CodeNumberTooLarge Code = "L503" // a number's exponent or digits pass Limits.MaxNumberDigits
 	CodeTooManySchemas Code = "L504" // more subschemas than Limits.MaxSubschemas
 )
+
+// CodeInfo documents one code: what it means and what to do about it.
+type CodeInfo struct {
+	Code    Code
+	Meaning string
+	Fix     string
+}
+
+// CodeTable lists every code, in order; docs/codes.md is generated from it.
+var CodeTable = []CodeInfo{
+	{CodeInvalidJSON, "The text is not strict JSON (RFC 8259): a syntax error such as a trailing comma, a leading zero, a single quote, NaN, a raw control character in a string.", "Fix the syntax at the line and column given."},
+	{CodeDuplicateKey, "A member name appears twice in one object. Readers disagree on which value wins.", "Keep one of the two members; the message gives both positions."},
+	{CodeInvalidUTF8, "Bytes that are not UTF-8 (including overlong forms and encoded surrogates).", "Re-encode the file as UTF-8, or write the character as a \\u escape."},
+	{CodeLoneSurrogate, "A \\uD800-\\uDFFF escape without its other half. Readers replace it with U+FFFD or refuse it.", "Write the whole surrogate pair, or the character itself."},
+	{CodeByteOrderMark, "The text starts with a UTF-8 byte order mark, which RFC 8259 forbids.", "Save the file without the mark."},
+	{CodeTrailingData, "Something follows the JSON value.", "Remove it: a JSON text holds exactly one value."},
+	{CodeRefusedKeyword, "A keyword outside the profile: one the grammar cannot enforce exactly (oneOf, pattern, ...), a bound on non-integer numbers, or (portable) one some engine does not accept.", "The message says what to write instead; see docs/keywords.md."},
+	{CodeUnknownKeyword, "Reserved for keywords of a vocabulary the checker does not know. Not produced today: names of no vocabulary get W301.", "-"},
+	{CodeBadKeywordValue, "A keyword's value has the wrong type or range, as the draft's meta-schema says (a type name that does not exist, a negative count, a duplicate in required, an empty anyOf, ...).", "Write the value the message asks for."},
+	{CodeNotASchema, "A subschema is neither an object nor a boolean (draft-04: not an object), or a $ref points at something that is not a schema (an enum value, a properties map).", "Point at, or write, a schema."},
+	{CodeUnresolvedRef, "A local $ref points at nothing, or is not a valid JSON Pointer.", "Check the path; names are case-sensitive, ~0 is ~ and ~1 is /."},
+	{CodeRemoteRef, "A $ref to another document, to an anchor, or inside or into a subschema with its own $id. No file or network access is made.", "Copy the schema into $defs (or definitions) of the root and refer to it as #/$defs/name."},
+	{CodeRefCycle, "Recursion through $ref and anyOf alone, which never consumes input ({\"$ref\": \"#\"}).", "Make the recursion go through properties or items."},
+	{CodeUnknownDraft, "$schema names a dialect the checker does not know, or a subschema switches dialects.", "Use draft-04, -06, -07, 2019-09 or 2020-12."},
+	{CodePortableRule, "An authoring rule of the portable profile is broken: an object schema without additionalProperties, something beside a $ref, a description without a type, a description on an anyOf, an any-value schema that does not list the six types.", "Follow the rule the message names."},
+	{CodeIgnoredKeyword, "Warning: a member that is not a keyword of the schema's draft (x-..., example, a keyword of a later or earlier draft). Validators ignore it, so it constrains nothing.", "Nothing, if that is what you meant; otherwise fix the name or the $schema."},
+	{CodeFormatNotEnforced, "Warning: format is an annotation; the grammar lets any string through.", "Use enum for a small set of strings, or check the format after decoding."},
+	{CodeRefSiblingsIgnored, "Warning: before 2019-09, validators ignore every keyword beside $ref.", "Move the keywords into the referenced schema, or use 2019-09 or later."},
+	{CodeNoValidValue, "The schema, or a part that must be present, admits no value.", "Loosen the constraints that contradict each other."},
+	{CodeNotExactlyCompilable, "A combination of admitted keywords that the compiler cannot enforce exactly.", "The message says which; simplify the schema."},
+	{CodeGrammarTooLarge, "The grammar would pass a size limit.", "Lower large bounds (maxLength, maxItems) or raise the limit."},
+	{CodeInputTooLarge, "The input is larger than Limits.MaxInputBytes (default 16 MiB).", "Split the schema or raise the limit."},
+	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (default 512).", "Flatten the document, for example with $ref to $defs."},
+	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (default 10,000).", "Write a smaller number or raise the limit."},
+	{CodeTooManySchemas, "The schema holds more subschemas than Limits.MaxSubschemas (default 100,000).", "Share subschemas through $ref, or raise the limit."},
+}
