@@ -2,8 +2,10 @@ package bench
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
@@ -32,6 +34,7 @@ func NewRecord(s Schema, o Outcome) Record {
 // Coverage is a coverage run as written by bench/coverage -json.
 type Coverage struct {
 	Command string   `json:"command"`
+	Env     string   `json:"env"` // see Env
 	Records []Record `json:"records"`
 }
 
@@ -189,4 +192,10 @@ var codeGlosses = map[subsetcheck.Code]string{
 	subsetcheck.CodeInputTooLarge:        "input size limit",
 	subsetcheck.CodeTooDeep:              "nesting depth limit",
 	subsetcheck.CodeNumberTooLarge:       "number size limit",
+}
+
+// Env describes where and when a run was made, for the report's header.
+func Env() string {
+	return fmt.Sprintf("%s, %s/%s, %d CPUs, %s", time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
 }

@@ -58,7 +58,7 @@ func main() {
 		fmt.Fprintln(os.Stderr)
 	}
 	if *jsonOut != "" {
-		run := bench.Coverage{Command: "go run ./bench/coverage " + strings.Join(os.Args[1:], " "), Records: records}
+		run := bench.Coverage{Command: "go run ./bench/coverage " + strings.Join(os.Args[1:], " "), Env: bench.Env(), Records: records}
 		if err := writeJSON(*jsonOut, run); err != nil {
 			fmt.Fprintln(os.Stderr, "coverage:", err)
 			os.Exit(1)
