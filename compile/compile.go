@@ -143,7 +143,14 @@ func (cp *compiler) run() (*gbnf.Grammar, error) {
 	root := cp.checked.Root
 	rule := &gbnf.Rule{Name: "root"}
 	cp.g.Rules = append(cp.g.Rules, rule)
-	rule.Expr = cp.schemaRef(root)
+	if t := target(root); t == root && !root.False && !isTrue(root) {
+		cp.rules[root] = rule // the root's own rule is "root", also when it recurses
+		if rule.Expr = cp.body(root, "root"); rule.Expr == nil {
+			cp.empty[root] = true
+		}
+	} else {
+		rule.Expr = cp.schemaRef(root)
+	}
 	if rule.Expr == nil && len(cp.errs) == 0 {
 		cp.noValue(root)
 	}

@@ -90,7 +90,8 @@ func rawChars(except []rune) gbnf.Expr {
 func (cp *compiler) number() gbnf.Expr {
 	return cp.shared("number", func(string) gbnf.Expr {
 		digits := &gbnf.Repeat{Expr: rangeClass('0', '9'), Min: 1, Max: -1}
-		return seq(cp.integerAny(),
+		integer := alt(lit("0"), seq(rangeClass('1', '9'), &gbnf.Repeat{Expr: rangeClass('0', '9'), Min: 0, Max: -1}))
+		return seq(opt(lit("-")), integer,
 			opt(seq(lit("."), digits)),
 			opt(seq(class(false, 'E', 'e'), opt(class(false, '+', '-')), digits)))
 	})

@@ -1,0 +1,246 @@
+package compile
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden grammars in testdata/*.txtar")
+
+// checkSchema reads and checks a schema text.
+func checkSchema(t testing.TB, schema string) *subsetcheck.Checked {
+	t.Helper()
+	doc, err := subsetcheck.Read("schema.json", []byte(schema), subsetcheck.Limits{})
+	if err != nil {
+		t.Fatalf("read schema: %v\n%s", err, schema)
+	}
+	c, err := subsetcheck.Check(doc, subsetcheck.Options{})
+	if err != nil {
+		t.Fatalf("check schema: %v\n%s", err, schema)
+	}
+	return c
+}
+
+// mustGrammar compiles, then insists the grammar is valid GBNF that prints
+// and parses back to a grammar that matches the same way.
+func mustGrammar(t testing.TB, c *subsetcheck.Checked, opts Options) (*gbnf.Grammar, *gbnf.Matcher) {
+	t.Helper()
+	g, err := Compile(c, opts)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	if err := gbnf.Validate(g); err != nil {
+		t.Fatalf("invalid grammar: %v\n%s", err, g)
+	}
+	text := g.String()
+	back, err := gbnf.Parse(text)
+	if err != nil {
+		t.Fatalf("printed grammar does not parse: %v\n%s", err, text)
+	}
+	if back.String() != text {
+		t.Fatalf("grammar does not print back the same:\n%s\n---\n%s", text, back)
+	}
+	m, err := gbnf.NewMatcher(back)
+	if err != nil {
+		t.Fatalf("matcher: %v\n%s", err, text)
+	}
+	return g, m
+}
+
+// oracle validates instances with an independent JSON Schema validator.
+type oracle struct{ s *jsonschema.Schema }
+
+func newOracle(t testing.TB, schema string) *oracle {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("schema.json", doc); err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	s, err := c.Compile("schema.json")
+	if err != nil {
+		t.Fatalf("oracle: %v", err)
+	}
+	return &oracle{s}
+}
+
+// valid says whether text is JSON the oracle accepts.
+func (o *oracle) valid(text string) bool {
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return false
+	}
+	return o.s.Validate(v) == nil
+}
+
+// lines splits a txtar section into texts: one per line; a line starting
+// with "q:" is a Go-quoted string (for whitespace and control characters).
+func lines(t *testing.T, data []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l == "" {
+			continue
+		}
+		if q, ok := strings.CutPrefix(l, "q:"); ok {
+			u, err := strconv.Unquote(q)
+			if err != nil {
+				t.Fatalf("bad quoted line %q: %v", l, err)
+			}
+			l = u
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// TestCases runs testdata/*.txtar. Sections: schema.json; accept and reject
+// (texts the grammar must accept / reject; accepted texts must also satisfy
+// the oracle); values (JSON values whose canonical text the grammar must
+// accept, "value => canonical" to pin the text); options ("compact");
+// error (the expected problem code instead of a grammar); grammar (golden).
+func TestCases(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no test cases")
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ar := parseArchive(data)
+			sec := map[string][]byte{}
+			for _, f := range ar.Files {
+				sec[f.Name] = f.Data
+			}
+			schema := string(sec["schema.json"])
+			c := checkSchema(t, schema)
+			opts := Options{}
+			if strings.TrimSpace(string(sec["options"])) == "compact" {
+				opts.Whitespace = Compact
+			}
+			if want := strings.TrimSpace(string(sec["error"])); want != "" {
+				_, err := Compile(c, opts)
+				var list subsetcheck.ErrorList
+				if !errors.As(err, &list) || len(list) == 0 || string(list[0].Code) != want {
+					t.Fatalf("want error %s, got %v", want, err)
+				}
+				return
+			}
+			g, m := mustGrammar(t, c, opts)
+			o := newOracle(t, schema)
+			for _, text := range lines(t, sec["accept"]) {
+				if !m.Accepts(text) {
+					t.Errorf("grammar rejects %q\n%s", text, g)
+				}
+				if !o.valid(text) {
+					t.Errorf("test expects %q accepted, but the oracle rejects it", text)
+				}
+			}
+			for _, text := range lines(t, sec["reject"]) {
+				if m.Accepts(text) {
+					t.Errorf("grammar accepts %q (oracle valid: %v)\n%s", text, o.valid(text), g)
+				}
+			}
+			for _, l := range lines(t, sec["values"]) {
+				value, want, pinned := strings.Cut(l, " => ")
+				vdoc, err := subsetcheck.Read("value", []byte(value), subsetcheck.Limits{})
+				if err != nil {
+					t.Fatalf("value %q: %v", value, err)
+				}
+				got, err := Canonical(c, vdoc.Root)
+				if err != nil {
+					t.Errorf("Canonical(%s): %v", value, err)
+					continue
+				}
+				if pinned && got != want {
+					t.Errorf("Canonical(%s) = %s, want %s", value, got, want)
+				}
+				if !m.Accepts(got) {
+					t.Errorf("grammar rejects the canonical text %q of %s\n%s", got, value, g)
+				}
+				if !o.valid(got) {
+					t.Errorf("oracle rejects the canonical text %q of %s", got, value)
+				}
+			}
+			if golden, ok := sec["grammar"]; ok || *update {
+				text := g.String()
+				if *update {
+					setSection(ar, "grammar", text)
+					if err := os.WriteFile(file, ar.format(), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				} else if !bytes.Equal(golden, []byte(text)) {
+					t.Errorf("grammar differs from the golden one (run with -update and review the diff):\n%s", text)
+				}
+			}
+		})
+	}
+}
+
+func setSection(ar *archive, name, text string) {
+	for i := range ar.Files {
+		if ar.Files[i].Name == name {
+			ar.Files[i].Data = []byte(text)
+			return
+		}
+	}
+	ar.Files = append(ar.Files, archiveFile{Name: name, Data: []byte(text)})
+}
+
+// archive is the txtar format (a comment, then "-- name --" sections). It
+// is read here rather than with golang.org/x/tools/txtar because go.mod as
+// committed lacks x/tools' own requirements, so importing it fails the build.
+type archive struct {
+	Comment []byte
+	Files   []archiveFile
+}
+
+type archiveFile struct {
+	Name string
+	Data []byte
+}
+
+func parseArchive(data []byte) *archive {
+	ar := &archive{}
+	cur := &ar.Comment
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		s := strings.TrimRight(string(line), "\n")
+		if strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") && len(s) > 6 {
+			ar.Files = append(ar.Files, archiveFile{Name: strings.TrimSpace(s[3 : len(s)-3])})
+			cur = &ar.Files[len(ar.Files)-1].Data
+			continue
+		}
+		*cur = append(*cur, line...)
+	}
+	return ar
+}
+
+func (ar *archive) format() []byte {
+	var b bytes.Buffer
+	b.Write(ar.Comment)
+	for _, f := range ar.Files {
+		b.WriteString("-- " + f.Name + " --\n")
+		b.Write(f.Data)
+		if len(f.Data) > 0 && f.Data[len(f.Data)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
