@@ -1,0 +1,391 @@
+package equiv
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+var (
+	flagSeed     = flag.Uint64("seed", 1, "seed of the instance generator and the sampler")
+	flagMaxFails = flag.Int("maxfails", 5, "disagreements printed per schema; the rest are counted")
+)
+
+// Sizes of one schema's check. Each bounds the work per schema so that the
+// default run stays within minutes.
+const (
+	nearMissSources   = 3       // valid texts whose raw-text near misses are tried
+	samplesPerGrammar = 20      // strings sampled from each grammar
+	engineTexts       = 20      // texts per schema sent to llama.cpp's engine
+	maxTextBytes      = 1 << 16 // longer texts are counted and skipped
+)
+
+// tally counts what a run checked, for the report.
+type tally struct {
+	mu                                     sync.Mutex
+	schemas, compiled, refused             int
+	valid, invalid, texts, sampled, engine int
+	modelBugs, failures, skippedLong       int
+	refusedBy                              map[subsetcheck.Code]int
+}
+
+func (t *tally) add(f func(t *tally)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.refusedBy == nil {
+		t.refusedBy = map[subsetcheck.Code]int{}
+	}
+	f(t)
+}
+
+func (t *tally) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var codes []string
+	for c, n := range t.refusedBy {
+		codes = append(codes, fmt.Sprintf("%s:%d", c, n))
+	}
+	sort.Strings(codes)
+	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; model disagreements %d; failures %d",
+		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.modelBugs, t.failures)
+}
+
+// outcome is how one schema fared: compiled, or refused with these codes.
+type outcome struct {
+	compiled bool
+	codes    []subsetcheck.Code
+	err      error // the refusal
+	checked  *subsetcheck.Checked
+	grammar  *gbnf.Grammar
+	matcher  *gbnf.Matcher
+}
+
+func (o outcome) String() string {
+	if o.compiled {
+		return "compiled"
+	}
+	var cs []string
+	for _, c := range o.codes {
+		if !contains(cs, string(c)) {
+			cs = append(cs, string(c))
+		}
+	}
+	sort.Strings(cs)
+	return "refused(" + strings.Join(cs, ",") + ")"
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// build reads, checks and compiles a schema. A refusal must be an ErrorList
+// and never a panic; anything else fails the test.
+func build(t testing.TB, name string, schema []byte, draft subsetcheck.Draft) (out outcome, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("%s: PANIC while building: %v\n%s\nschema: %s", name, r, debug.Stack(), clip(string(schema), 400))
+			ok = false
+		}
+	}()
+	refused := func(err error) (outcome, bool) {
+		var l subsetcheck.ErrorList
+		if !errors.As(err, &l) || len(l) == 0 {
+			t.Errorf("%s: refusal is not a non-empty subsetcheck.ErrorList: %T %v", name, err, err)
+			return outcome{}, false
+		}
+		o := outcome{err: err}
+		for _, p := range l {
+			o.codes = append(o.codes, p.Code)
+		}
+		return o, true
+	}
+	doc, err := subsetcheck.Read(name, schema, subsetcheck.Limits{})
+	if err != nil {
+		return refused(err)
+	}
+	checked, err := subsetcheck.Check(doc, subsetcheck.Options{DefaultDraft: draft})
+	if err != nil {
+		return refused(err)
+	}
+	g, err := compile.Compile(checked, compile.Options{})
+	if err != nil {
+		return refused(err)
+	}
+	m, err := gbnf.NewMatcher(g)
+	if err != nil {
+		t.Errorf("%s: the compiled grammar does not load in our matcher: %v", name, err)
+		return outcome{}, false
+	}
+	return outcome{compiled: true, checked: checked, grammar: g, matcher: m}, true
+}
+
+// run is the equivalence check of one compiled schema.
+type run struct {
+	t        testing.TB
+	name     string
+	schema   []byte
+	seed     uint64
+	out      outcome
+	compact  *gbnf.Matcher
+	oracle   *oracle
+	declared map[string]bool
+	tally    *tally
+	fails    int
+	engine   []engineCase
+}
+
+// engineCase is a text and our matcher's verdict, for llama.cpp to repeat.
+type engineCase struct {
+	text     string
+	accepted bool
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// fail prints one disagreement with everything needed to reproduce it.
+func (r *run) fail(kind, text string, matcher, oracle string) {
+	r.tally.add(func(t *tally) { t.failures++ })
+	r.fails++
+	if r.fails > *flagMaxFails {
+		return
+	}
+	r.t.Errorf("%s: %s\n  schema:  %s\n  text:    %q\n  matcher: %s\n  oracle:  %s\n  seed:    %d",
+		r.name, kind, clip(string(r.schema), 600), clip(text, 400), matcher, oracle, r.seed)
+}
+
+func (r *run) modelBug(kind, text string, oracle string) {
+	r.tally.add(func(t *tally) { t.modelBugs++ })
+	r.fails++
+	if r.fails > *flagMaxFails {
+		return
+	}
+	r.t.Errorf("%s: MODEL DISAGREEMENT (generator or checker bug): %s\n  schema: %s\n  text:   %q\n  oracle: %s\n  seed:   %d",
+		r.name, kind, clip(string(r.schema), 600), clip(text, 400), oracle, r.seed)
+}
+
+func verdictName(ok bool, err error) string {
+	switch {
+	case err != nil:
+		return "error: " + err.Error()
+	case ok:
+		return "accepts"
+	}
+	return "rejects"
+}
+
+// sound is the rule for any text: the matcher accepts it only if it is
+// strict JSON whose value the oracle accepts. It returns the verdict.
+func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
+	res, err := m.Check(text)
+	r.tally.add(func(t *tally) { t.texts++ })
+	if err != nil {
+		r.fail("matcher limit ("+which+" grammar)", text, err.Error(), "-")
+		return false
+	}
+	if len(r.engine) < 4*engineTexts && m == r.out.matcher {
+		r.engine = append(r.engine, engineCase{text, res.Accepted})
+	}
+	if !res.Accepted {
+		return false
+	}
+	sj := StrictJSON(text)
+	if sj.Err != nil {
+		r.fail("UNSOUND: accepts a text that is not strict JSON ("+which+" grammar)", text, "accepts", "not JSON: "+sj.Err.Error())
+		return true
+	}
+	for _, d := range sj.Duplicates {
+		if r.declared[d] {
+			r.fail("UNSOUND: accepts a repeated declared property ("+which+" grammar)", text, "accepts", fmt.Sprintf("duplicate %q", d))
+			return true
+		}
+	}
+	if len(sj.Duplicates) > 0 {
+		return true // repeated extra members: outside the claim (DESIGN.md §2)
+	}
+	ok, err := r.oracle.verdict(text)
+	if !ok {
+		r.fail("UNSOUND: accepts a value the validator rejects ("+which+" grammar)", text, "accepts", verdictName(ok, err))
+	}
+	return true
+}
+
+// declaredNames collects every declared property name of the schema graph.
+func declaredNames(s *subsetcheck.Schema, seen map[*subsetcheck.Schema]bool, out map[string]bool) {
+	if s == nil || seen[s] {
+		return
+	}
+	seen[s] = true
+	for _, p := range s.Properties {
+		out[p.Name] = true
+		declaredNames(p.Schema, seen, out)
+	}
+	declaredNames(s.AdditionalProperties, seen, out)
+	declaredNames(s.Items, seen, out)
+	declaredNames(s.Ref, seen, out)
+	for _, x := range s.PrefixItems {
+		declaredNames(x, seen, out)
+	}
+	for _, x := range s.AnyOf {
+		declaredNames(x, seen, out)
+	}
+}
+
+// checkSchema builds a schema and, when it compiles, runs the whole
+// equivalence check on it. It returns the outcome for ledgers.
+func checkSchema(t testing.TB, tl *tally, name string, schema []byte, draft subsetcheck.Draft, seed uint64) outcome {
+	out, ok := build(t, name, schema, draft)
+	tl.add(func(t *tally) {
+		t.schemas++
+		if out.compiled {
+			t.compiled++
+		} else if ok {
+			t.refused++
+			seen := map[subsetcheck.Code]bool{}
+			for _, c := range out.codes {
+				if !seen[c] {
+					t.refusedBy[c]++
+					seen[c] = true
+				}
+			}
+		}
+	})
+	if !ok || !out.compiled {
+		return out
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			t.Errorf("%s: PANIC while checking: %v\n%s\nschema: %s", name, p, debug.Stack(), clip(string(schema), 400))
+		}
+	}()
+	o, err := newOracle(schema, out.checked.Draft)
+	if err != nil {
+		t.Logf("%s: the oracle cannot compile the schema (%v); skipped", name, err)
+		return out
+	}
+	r := &run{t: t, name: name, schema: schema, seed: seed, out: out, oracle: o, tally: tl, declared: map[string]bool{}}
+	declaredNames(out.checked.Root, map[*subsetcheck.Schema]bool{}, r.declared)
+	if gc, err := compile.Compile(out.checked, compile.Options{Whitespace: compile.Compact}); err != nil {
+		t.Errorf("%s: compiles with bounded whitespace but not compact: %v", name, err)
+	} else if r.compact, err = gbnf.NewMatcher(gc); err != nil {
+		t.Errorf("%s: compact grammar does not load in our matcher: %v", name, err)
+	}
+	r.check()
+	return out
+}
+
+func (r *run) check() {
+	c := r.out.checked
+	gen := NewGenerator(c, r.seed)
+	valid, invalid := gen.Valid(), gen.Invalid()
+	r.tally.add(func(t *tally) { t.valid += len(valid); t.invalid += len(invalid) })
+	var canonicals []string
+	for _, v := range valid {
+		text := Compact(v)
+		if len(text) > maxTextBytes {
+			r.tally.add(func(t *tally) { t.skippedLong++ })
+			continue
+		}
+		if ok, err := r.oracle.verdict(text); !ok {
+			r.modelBug("generated as valid, the validator rejects it", text, verdictName(ok, err))
+			continue
+		}
+		canon, err := compile.Canonical(c, v)
+		if err != nil {
+			r.fail("INCOMPLETE: Canonical refuses a valid value", text, "-", "accepts; Canonical: "+err.Error())
+			continue
+		}
+		if !r.sameValue(text, canon) {
+			continue
+		}
+		canonicals = append(canonicals, canon)
+		if !r.sound(r.out.matcher, "bounded", canon) {
+			r.fail("INCOMPLETE: rejects the canonical text of a valid value (bounded grammar)", canon, "rejects", "accepts")
+		}
+		if r.compact != nil && !r.sound(r.compact, "compact", canon) {
+			r.fail("INCOMPLETE: rejects the canonical text of a valid value (compact grammar)", canon, "rejects", "accepts")
+		}
+		for _, sp := range []Spelling{{Spaced: true}, {Escaped: true}} {
+			r.sound(r.out.matcher, "bounded", Text(v, sp))
+		}
+	}
+	for i := 0; i < len(canonicals) && i < nearMissSources; i++ {
+		for _, text := range RawNearMisses(canonicals[i]) {
+			r.sound(r.out.matcher, "bounded", text)
+			if r.compact != nil {
+				r.sound(r.compact, "compact", text)
+			}
+		}
+	}
+	for _, v := range invalid {
+		text := Compact(v)
+		if len(text) > maxTextBytes {
+			r.tally.add(func(t *tally) { t.skippedLong++ })
+			continue
+		}
+		if ok, err := r.oracle.verdict(text); ok || err != nil {
+			r.modelBug("generated as invalid, the validator accepts it", text, verdictName(ok, err))
+			continue
+		}
+		if canon, err := compile.Canonical(c, v); err == nil {
+			r.fail("Canonical accepts an invalid value", text, "canonical "+canon, "rejects")
+		}
+		for _, sp := range Spellings {
+			r.sound(r.out.matcher, "bounded", Text(v, sp))
+		}
+		if r.compact != nil {
+			r.sound(r.compact, "compact", text)
+		}
+	}
+	r.sampleCheck()
+	r.engineCheck()
+}
+
+// sameValue checks that a canonical text is strict JSON for the same value.
+func (r *run) sameValue(text, canon string) bool {
+	if sj := StrictJSON(canon); sj.Err != nil || len(sj.Duplicates) > 0 {
+		r.fail("Canonical writes a text that is not strict JSON", canon, "-", fmt.Sprintf("value %s; %v %q", text, sj.Err, sj.Duplicates))
+		return false
+	}
+	a, err1 := subsetcheck.Read("value", []byte(text), subsetcheck.Limits{})
+	b, err2 := subsetcheck.Read("canonical", []byte(canon), subsetcheck.Limits{})
+	if err1 != nil || err2 != nil || !Equal(a.Root, b.Root) {
+		r.fail("Canonical changes the value", canon, "-", fmt.Sprintf("value %s (%v %v)", text, err1, err2))
+		return false
+	}
+	return true
+}
+
+// sampleCheck: every string sampled from the grammar must be strict JSON
+// that the validator accepts.
+func (r *run) sampleCheck() {
+	texts, err := sampleTexts(r.out.grammar, r.seed, samplesPerGrammar)
+	if err != nil {
+		r.t.Logf("%s: sampler: %v", r.name, err)
+		return
+	}
+	r.tally.add(func(t *tally) { t.sampled += len(texts) })
+	for _, text := range texts {
+		if !r.sound(r.out.matcher, "bounded", text) {
+			r.fail("the matcher rejects a string sampled from its own grammar", text, "rejects", "-")
+		}
+	}
+}

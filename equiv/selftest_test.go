@@ -1,0 +1,67 @@
+package equiv
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// recorder is a testing.TB that keeps errors instead of failing, so that a
+// test can check that the harness does fail where it must.
+type recorder struct {
+	testing.TB
+	errors []string
+}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Logf(string, ...any) {}
+
+// The harness must catch a grammar that is unsound (accepts too much) and
+// one that is incomplete (accepts too little): run it on the right schema
+// with a wrong grammar swapped in.
+func TestHarnessCatchesWrongGrammars(t *testing.T) {
+	schema := []byte(`{"type":"integer","minimum":0,"maximum":9}`)
+	for _, c := range []struct {
+		grammar, want string
+	}{
+		{`root ::= "-"? [0-9]+`, "UNSOUND"},
+		{`root ::= [1-9]`, "INCOMPLETE"},
+		{`root ::= [^"]+`, "not strict JSON"},
+	} {
+		tl := &tally{}
+		rec := &recorder{TB: t}
+		out, ok := build(t, "selftest", schema, subsetcheck.Draft2020)
+		if !ok || !out.compiled {
+			t.Fatalf("selftest schema: %s", out)
+		}
+		g, err := gbnf.Parse(c.grammar)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := gbnf.NewMatcher(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.grammar, out.matcher = g, m
+		o, err := newOracle(schema, out.checked.Draft)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &run{t: rec, name: "selftest", schema: schema, seed: 1, out: out, oracle: o, tally: tl, declared: map[string]bool{}}
+		r.check()
+		found := false
+		for _, e := range rec.errors {
+			if strings.Contains(e, c.want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("grammar %s: harness reported %d errors, none %q", c.grammar, len(rec.errors), c.want)
+		}
+	}
+}
