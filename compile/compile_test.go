@@ -244,3 +244,12 @@ func (ar *archive) format() []byte {
 	}
 	return b.Bytes()
 }
+
+func readValue(t testing.TB, text string) *subsetcheck.Value {
+	t.Helper()
+	doc, err := subsetcheck.Read("value", []byte(text), subsetcheck.Limits{})
+	if err != nil {
+		t.Fatalf("value %q: %v", text, err)
+	}
+	return doc.Root
+}
