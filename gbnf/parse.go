@@ -247,10 +247,14 @@ func (p *parser) lex() ([]lexer.Token, *Error) {
 		tokens = append(tokens, lexer.Token{Type: t, Value: s[start:end],
 			Pos: lexer.Position{Offset: start, Line: pos.Line, Column: pos.Col}})
 	}
-	depth, rules := 0, 0
+	depth, rules, postfixRun := 0, 0, 0
+	inBraces := false // between { and }, where counts do not end a run of operators
 	i := 0
 	for i < len(s) {
 		c := s[i]
+		if n := len(tokens); n > 0 && !inBraces && !strings.Contains("*+?}", tokens[n-1].Value) {
+			postfixRun = 0
+		}
 		switch {
 		case c == ' ' || c == '\t':
 			i++
@@ -308,7 +312,21 @@ func (p *parser) lex() ([]lexer.Token, *Error) {
 			}
 			emit(tokPunct, i, i+1)
 			i++
-		case strings.IndexByte("|.*+?{},", c) >= 0:
+		case strings.IndexByte("*+?{", c) >= 0:
+			// A run of postfix operators nests one Repeat per operator;
+			// refuse a long run here, before participle reads it all.
+			postfixRun++
+			inBraces = c == '{'
+			if postfixRun > p.lim.MaxDepth {
+				return nil, p.errAt(i, "more than %d repetition operators in a row, over the MaxDepth limit", p.lim.MaxDepth)
+			}
+			emit(tokPunct, i, i+1)
+			i++
+		case c == '}':
+			inBraces = false
+			emit(tokPunct, i, i+1)
+			i++
+		case c == '|' || c == '.' || c == ',':
 			emit(tokPunct, i, i+1)
 			i++
 		case c == '<' || c == '!':
@@ -575,6 +593,9 @@ func (p *parser) convertItem(it *pItem) (Expr, int, *Error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if err := p.checkDepth(it.Pos.Offset, depth); err != nil {
+		return nil, 0, err
+	}
 	for _, op := range it.Postfix {
 		if !repeatable {
 			return nil, 0, p.errAt(op.Pos.Offset, "expecting an item before the repetition operator (an empty literal, empty class or x{0} leaves none)")
@@ -604,13 +625,20 @@ func (p *parser) convertItem(it *pItem) (Expr, int, *Error) {
 			}
 		}
 		depth++
-		if depth > p.lim.MaxDepth {
-			return nil, 0, p.errAt(op.Pos.Offset, "groups and repetitions nested more than %d deep, over the MaxDepth limit", p.lim.MaxDepth)
+		if err := p.checkDepth(op.Pos.Offset, depth); err != nil {
+			return nil, 0, err
 		}
 		e = rep
 		repeatable = rep.Max != 0
 	}
 	return e, depth, nil
+}
+
+func (p *parser) checkDepth(off, depth int) *Error {
+	if depth > p.lim.MaxDepth {
+		return p.errAt(off, "groups and repetitions nested more than %d deep, over the MaxDepth limit", p.lim.MaxDepth)
+	}
+	return nil
 }
 
 func isEmptySeq(e Expr) bool {
