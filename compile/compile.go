@@ -137,7 +137,7 @@ func newCompiler(c *subsetcheck.Checked, opts Options) *compiler {
 
 // helperNames are the shared rules' names, reserved before any schema name.
 var helperNames = []string{"root", "ws", "value", "value-object", "value-array", "string", "char",
-	"number", "integer", "hex", "canonical-char", "canonical-tail"}
+	"number", "integer", "hex", "canonical-char", "canonical-tail", "canonical-escape"}
 
 func (cp *compiler) run() (*gbnf.Grammar, error) {
 	root := cp.checked.Root

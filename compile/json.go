@@ -1,7 +1,6 @@
 package compile
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -128,7 +127,7 @@ func canonicalEscape(r rune) (string, bool) {
 		return `\ufffd`, true
 	}
 	if r < 0x20 {
-		return fmt.Sprintf(`\u%04x`, r), true
+		return `\u00` + string("01"[r>>4]) + string("0123456789abcdef"[r&15]), true
 	}
 	return string(r), false
 }
@@ -151,18 +150,38 @@ func quoted(s string) string {
 
 // canonicalChar is one character in its canonical spelling, except the
 // sorted runes in except.
-func canonicalChar(except []rune) gbnf.Expr {
+func (cp *compiler) canonicalChar(except []rune) gbnf.Expr {
+	escaped := false
+	for _, r := range except {
+		if _, esc := canonicalEscape(r); esc {
+			escaped = true
+		}
+	}
+	if !escaped { // the usual case: only the raw class changes
+		return alt(rawChars(except), cp.shared("canonical-escape", func(string) gbnf.Expr {
+			return escapesExcept(nil)
+		}))
+	}
+	return alt(rawChars(rawOnly(except)), escapesExcept(except))
+}
+
+func rawOnly(rs []rune) []rune {
+	var out []rune
+	for _, r := range rs {
+		if _, esc := canonicalEscape(r); !esc {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// escapesExcept is the canonical escapes, except those of the runes given.
+func escapesExcept(except []rune) gbnf.Expr {
 	ex := map[rune]bool{}
 	for _, r := range except {
 		ex[r] = true
 	}
-	var raw []rune
 	var simple []rune // the letter after `\`
-	for _, r := range except {
-		if _, esc := canonicalEscape(r); !esc {
-			raw = append(raw, r)
-		}
-	}
 	for _, p := range [][2]rune{{'"', '"'}, {'\\', '\\'}, {'\b', 'b'}, {'\f', 'f'}, {'\n', 'n'}, {'\r', 'r'}, {'\t', 't'}} {
 		if !ex[p[0]] {
 			simple = append(simple, p[1])
@@ -194,7 +213,7 @@ func canonicalChar(except []rune) gbnf.Expr {
 	if !ex[0xFFFD] {
 		escapes = append(escapes, lit("ufffd"))
 	}
-	return alt(rawChars(raw), seq(lit(`\`), alt(escapes...)))
+	return seq(lit(`\`), alt(escapes...))
 }
 
 // nameTrie holds the declared names an extra member's name must avoid.
@@ -235,7 +254,7 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 		root.add(n)
 	}
 	tail := cp.shared("canonical-tail", func(string) gbnf.Expr {
-		return seq(&gbnf.Repeat{Expr: cp.shared("canonical-char", func(string) gbnf.Expr { return canonicalChar(nil) }), Min: 0, Max: -1}, lit(`"`))
+		return seq(&gbnf.Repeat{Expr: cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) }), Min: 0, Max: -1}, lit(`"`))
 	})
 	var walk func(t *nameTrie) gbnf.Expr
 	walk = func(t *nameTrie) gbnf.Expr {
@@ -252,7 +271,7 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 			e, _ := canonicalEscape(r)
 			alts = append(alts, seq(lit(e), walk(t.children[r])))
 		}
-		alts = append(alts, seq(canonicalChar(keys), tail))
+		alts = append(alts, seq(cp.canonicalChar(keys), tail))
 		return alt(alts...)
 	}
 	name := cp.newName("extra-name")

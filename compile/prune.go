@@ -90,6 +90,9 @@ func simplify(e gbnf.Expr, productive map[string]bool) gbnf.Expr {
 	if !derives(e, productive) {
 		return nil
 	}
+	if clean(e, productive) {
+		return e
+	}
 	switch e := e.(type) {
 	case *gbnf.Seq:
 		items := make([]gbnf.Expr, len(e.Items))
@@ -133,4 +136,15 @@ func walkRefs(e gbnf.Expr, f func(string)) {
 	case *gbnf.Ref:
 		f(e.Name)
 	}
+}
+
+// clean says whether e refers only to productive rules: nothing to drop.
+func clean(e gbnf.Expr, productive map[string]bool) bool {
+	ok := true
+	walkRefs(e, func(name string) {
+		if !productive[name] {
+			ok = false
+		}
+	})
+	return ok
 }
