@@ -36,6 +36,7 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 		return nil, ErrorList{{Code: CodeNotASchema, Message: "no schema was read"}}
 	}
 	c.readRootDialect()
+	c.checkDuplicateIDs()
 	root := c.build("", doc.Root, buildContext{root: true})
 	c.resolveRefs()
 	c.findRefCycles()
@@ -635,11 +636,11 @@ func (c *checker) unknownKeyword(kp string, m *Member) {
 }
 
 func (c *checker) refuse(kp string, m *Member, kw *Keyword) {
-	note := kw.Note
 	if kw.Exact != Refused {
-		note = notPortable
+		c.errorAt(CodeRefusedKeyword, kp, m.NameOffset, "%s is %s", m.Name, notPortable)
+		return
 	}
-	c.errorAt(CodeRefusedKeyword, kp, m.NameOffset, "%s is not supported in the %s profile: %s", m.Name, c.profile, note)
+	c.errorAt(CodeRefusedKeyword, kp, m.NameOffset, "%s is not supported: %s", m.Name, kw.Note)
 }
 
 // constrains reports whether a keyword of this draft limits values, so that
@@ -936,4 +937,59 @@ func pointerOrRoot(p string) string {
 		return "#"
 	}
 	return "#" + p
+}
+
+// checkDuplicateIDs refuses two subschemas with the same base URI, which
+// validators refuse too. It walks every schema position of the document, not
+// only the reachable ones, as validators do.
+func (c *checker) checkDuplicateIDs() {
+	seen := map[string]string{} // resolved URI -> pointer of its first schema
+	type item struct {
+		v    *Value
+		ptr  string
+		base *url.URL
+	}
+	root, _ := url.Parse("file:///schema.json")
+	stack := []item{{c.doc.Root, "", root}}
+	for len(stack) > 0 && len(seen) <= c.lim.MaxSubschemas {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.v.Kind != Object {
+			continue
+		}
+		base := it.base
+		if id := it.v.Get(c.idKeyword()); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") {
+			if u, err := url.Parse(id.Str); err == nil {
+				base = it.base.ResolveReference(u)
+				key := base.String()
+				key, _, _ = strings.Cut(key, "#")
+				if first, dup := seen[key]; dup {
+					c.errorAt(CodeBadKeywordValue, join(it.ptr, c.idKeyword()), id.Offset, "%q is also the $id of %q; each $id must be unique in a document", id.Str, pointerOrRoot(first))
+				} else {
+					seen[key] = it.ptr
+				}
+			}
+		}
+		for i := len(it.v.Members) - 1; i >= 0; i-- {
+			m := &it.v.Members[i]
+			kw := LookupKeyword(m.Name, c.draft)
+			if kw == nil {
+				continue
+			}
+			kp := join(it.ptr, m.Name)
+			push := func(v *Value, p string) { stack = append(stack, item{v, p, base}) }
+			switch shape := kw.Shape; {
+			case shape == ShapeSchema, shape == ShapeItems && m.Value.Kind == Object:
+				push(m.Value, kp)
+			case shape == ShapeSchemaMap, shape == ShapeDependency:
+				for j := len(m.Value.Members) - 1; j >= 0; j-- {
+					push(m.Value.Members[j].Value, join(kp, m.Value.Members[j].Name))
+				}
+			case shape == ShapeSchemaList, shape == ShapeItems:
+				for j := len(m.Value.Items) - 1; j >= 0; j-- {
+					push(m.Value.Items[j], join(kp, strconv.Itoa(j)))
+				}
+			}
+		}
+	}
 }
