@@ -1,0 +1,112 @@
+// llama.mjs: the node side of bench/peer. It runs llama.cpp's grammar engine
+// and node-llama-cpp's own JSON Schema converter (the peer), timed inside
+// node, and answers one JSON request per stdin line with one JSON line.
+// It reuses the interop harness's install (interop/node_modules); set
+// SCHEMA2GBNF_INTEROP to point elsewhere.
+//
+// Requests (id names a loaded grammar):
+//   {"op":"peer","schema":"<json text>"}        -> {gbnf, create_us, convert_us, warnings} | {error}
+//   {"op":"load","id":"a","grammar":"<gbnf>"}   -> {load_us} | {error}
+//   {"op":"accepts","id":"a","texts":[...]}     -> {accepted:[bool...]}
+//   {"op":"time","ids":["a","b"],"texts":[...],"min_ms":50,"max_reps":50}
+//        -> {us:[µs per pass, one per id], reps}: each pass checks every text once with
+//           isTextCompatible; the ids take turns pass by pass and the fastest pass counts.
+//   {"op":"free","id":"a"}                      -> {}
+import path from "node:path";
+import readline from "node:readline";
+import {fileURLToPath, pathToFileURL} from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const interop = process.env.SCHEMA2GBNF_INTEROP || path.join(here, "..", "..", "interop");
+const dist = path.join(interop, "node_modules", "node-llama-cpp", "dist");
+const {getLlama} = await import(pathToFileURL(path.join(dist, "index.js")).href);
+const {getGbnfGrammarForGbnfJsonSchema} = await import(
+    pathToFileURL(path.join(dist, "utils", "gbnfJson", "getGbnfGrammarForGbnfJsonSchema.js")).href);
+
+// llama.cpp prints grammar parse errors through the logger; keep the last ones for the error text.
+let logs = [];
+// The peer reports what it does not support with console.warn and goes on; collect it per request.
+let warnings = [];
+console.warn = (...args) => { warnings.push(args.join(" ")); };
+const llama = await getLlama({gpu: false, build: "never", logLevel: "warn",
+    logger: (level, message) => { logs.push(String(message).trim()); if (logs.length > 5) logs.shift(); }});
+
+const grammars = new Map();
+const micros = (t0) => Number(process.hrtime.bigint() - t0) / 1000;
+
+async function handle(req) {
+    switch (req.op) {
+    case "peer": {
+        let schema;
+        try { schema = JSON.parse(req.schema); } catch (e) { return {error: "JSON.parse: " + e.message}; }
+        try {
+            warnings = [];
+            let gbnf, convert_us = Infinity;
+            for (let i = 0; i < 2; i++) { // the first run warms the JIT; the faster counts
+                const t0 = process.hrtime.bigint();
+                gbnf = getGbnfGrammarForGbnfJsonSchema(schema);
+                convert_us = Math.min(convert_us, micros(t0));
+            }
+            const warned = warnings.slice(0, 3);
+            let t0;
+            logs = [];
+            t0 = process.hrtime.bigint();
+            // Converts again, then has llama.cpp parse the grammar: what a user of the peer pays.
+            await llama.createGrammarForJsonSchema(schema);
+            const create_us = micros(t0);
+            return {gbnf, convert_us, create_us, warnings: warned};
+        } catch (e) {
+            return {error: String(e && e.message || e) + (logs.length ? " | " + logs.join(" | ") : "")};
+        }
+    }
+    case "load": {
+        logs = [];
+        try {
+            const t0 = process.hrtime.bigint();
+            const g = await llama.createGrammar({grammar: req.grammar});
+            const load_us = micros(t0);
+            grammars.set(req.id, g);
+            return {load_us};
+        } catch (e) {
+            return {error: String(e && e.message || e) + (logs.length ? " | " + logs.join(" | ") : "")};
+        }
+    }
+    case "accepts": {
+        const g = grammars.get(req.id);
+        if (!g) return {error: "no grammar " + req.id};
+        return {accepted: req.texts.map((t) => g._grammar.isTextCompatible(t))};
+    }
+    case "time": {
+        const gs = req.ids.map((id) => grammars.get(id));
+        if (gs.some((g) => !g)) return {error: "no grammar among " + req.ids.join(",")};
+        const best = gs.map(() => Infinity);
+        const minMs = req.min_ms ?? 50, maxReps = req.max_reps ?? 50;
+        const start = process.hrtime.bigint();
+        let reps = 0;
+        while (reps < 3 || (reps < maxReps && micros(start) < minMs * 1000)) {
+            for (let k = 0; k < gs.length; k++) {
+                const i = (k + reps) % gs.length; // take turns: no side always goes first
+                const g = gs[i]._grammar;
+                const t0 = process.hrtime.bigint();
+                for (const t of req.texts) g.isTextCompatible(t);
+                best[i] = Math.min(best[i], micros(t0));
+            }
+            reps++;
+        }
+        return {us: best, reps};
+    }
+    case "free":
+        grammars.delete(req.id);
+        return {};
+    default:
+        return {error: "unknown op " + req.op};
+    }
+}
+
+const rl = readline.createInterface({input: process.stdin, crlfDelay: Infinity});
+for await (const line of rl) {
+    if (!line.trim()) continue;
+    let out;
+    try { out = await handle(JSON.parse(line)); } catch (e) { out = {error: "node: " + String(e && e.stack || e)}; }
+    process.stdout.write(JSON.stringify(out) + "\n");
+}

@@ -1,0 +1,333 @@
+// Command peer runs schema2gbnf and node-llama-cpp's own converter
+// (llama.createGrammarForJsonSchema, "the peer") side by side on every
+// *.json schema under the given directories, in one run:
+//
+//	go run ./bench/peer [-json out.json] [-texts 8] DIR...
+//
+// Per schema: compile time, grammar bytes and rules of both; then texts
+// sampled from our compact grammar (valid values, canonical spelling) are
+// checked by llama.cpp's engine with both grammars in the same node process,
+// and the time of the texts both accept is compared (decoding cost). Our Go
+// matcher is timed on the same texts against llama.cpp on our grammar.
+//
+// The peer's root ends with `"\n\n\n\n" [\n]*` (a stop marker for its chat
+// wrapper); that suffix is cut off its root rule so that both grammars
+// describe the bare JSON value and see the very same texts.
+// Needs node and interop/node_modules (cd interop && npm ci).
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/bench"
+	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+)
+
+// peerSuffix is what the peer appends to its root rule, in GBNF text.
+const peerSuffix = ` "\n\n\n\n" [\n]*`
+
+func main() {
+	jsonOut := flag.String("json", "", "write per-schema records to this file")
+	nTexts := flag.Int("texts", 8, "texts to sample per schema")
+	maxRunes := flag.Int("max-runes", 1000, "longest text to sample, in code points")
+	minMs := flag.Int("min-ms", 20, "time each text set for at least this long (ms), fastest pass counts")
+	timeout := flag.Duration("timeout", 60*time.Second, "give up on a node request after this long, and restart node")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: peer [-json out.json] [-texts 8] DIR...")
+		os.Exit(2)
+	}
+	schemas, err := bench.FindSchemas(flag.Args()...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "peer:", err)
+		os.Exit(1)
+	}
+	r := &runner{
+		eng:      &engine{script: findScript(), timeout: *timeout},
+		guard:    bench.DefaultGuard,
+		nTexts:   *nTexts,
+		maxRunes: *maxRunes,
+		minMs:    *minMs,
+	}
+	defer r.eng.stop()
+	progress := bench.StderrIsTerminal()
+	records := make([]bench.PeerRecord, 0, len(schemas))
+	for i, s := range schemas {
+		if progress {
+			fmt.Fprintf(os.Stderr, "\r%d/%d %-60.60s", i+1, len(schemas), s.Path)
+		}
+		records = append(records, r.one(s))
+	}
+	if progress {
+		fmt.Fprintln(os.Stderr)
+	}
+	if *jsonOut != "" {
+		run := bench.PeerRun{Command: "go run ./bench/peer " + strings.Join(os.Args[1:], " "), Env: bench.Env(), Records: records}
+		data, err := json.MarshalIndent(run, "", " ")
+		if err == nil {
+			err = os.WriteFile(*jsonOut, append(data, '\n'), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "peer:", err)
+			os.Exit(1)
+		}
+	}
+	fmt.Print(bench.PeerTables(records))
+	if r.eng.restart > 1 {
+		fmt.Fprintf(os.Stderr, "node was restarted %d times after a crash or timeout\n", r.eng.restart-1)
+	}
+}
+
+type runner struct {
+	eng      *engine
+	guard    bench.Guard
+	nTexts   int
+	maxRunes int
+	minMs    int
+}
+
+func (r *runner) one(s bench.Schema) bench.PeerRecord {
+	rec := bench.PeerRecord{File: s.Path, Subset: s.Subset}
+	data, err := bench.ReadSchema(s)
+	if err != nil {
+		rec.Ours.Status, rec.Ours.Error = "error", err.Error()
+		return rec
+	}
+
+	// Ours: the default (bounded whitespace) grammar, as a user gets it.
+	out := r.guard.Compile(data)
+	rec.Ours.Status = string(out.Status)
+	rec.Ours.CompileUs = float64(out.Micros)
+	if out.Status != bench.Compiled {
+		rec.Ours.Error = firstLine(out.Detail)
+	} else {
+		rec.Ours.GrammarBytes = len(out.Grammar.GBNF)
+		rec.Ours.Rules = countRules(out.Grammar.GBNF)
+	}
+
+	// The peer.
+	var peer struct {
+		GBNF      string   `json:"gbnf"`
+		ConvertUs float64  `json:"convert_us"`
+		CreateUs  float64  `json:"create_us"`
+		Warnings  []string `json:"warnings"`
+		Error     string   `json:"error"`
+	}
+	peerText := ""
+	switch err := r.eng.call(map[string]any{"op": "peer", "schema": string(data)}, &peer); {
+	case err != nil:
+		rec.Peer.Status, rec.Peer.Error = "engine-died", err.Error()
+	case peer.Error != "":
+		rec.Peer.Status, rec.Peer.Error = "refused", firstLine(peer.Error)
+	default:
+		rec.Peer.CompileUs, rec.Peer.ConvertUs, rec.Peer.Warnings = peer.CreateUs, peer.ConvertUs, peer.Warnings
+		var ok bool
+		peerText, ok = stripPeerSuffix(peer.GBNF)
+		if !ok {
+			rec.Note = "peer root without the expected newline suffix; kept as is"
+		}
+		rec.Peer.GrammarBytes = len(peerText)
+		rec.Peer.Rules = countRules(peerText)
+		if rec.Peer.LoadUs, err = r.load("peer", peerText); err != nil {
+			rec.Peer.Status, rec.Peer.Error = "bad-grammar", firstLine(err.Error())
+		} else {
+			rec.Peer.Status = "compiled"
+		}
+	}
+	if out.Status != bench.Compiled {
+		r.free("peer")
+		return rec
+	}
+	if rec.Ours.LoadUs, err = r.load("ours", out.Grammar.GBNF); err != nil {
+		rec.Ours.Status, rec.Ours.Error = "bad-grammar", firstLine(err.Error())
+		r.free("peer")
+		return rec
+	}
+	r.texts(&rec, data, out.Grammar, rec.Peer.Status == "compiled")
+	r.free("ours")
+	r.free("peer")
+	return rec
+}
+
+// texts samples valid texts, checks them with both grammars in llama.cpp and
+// our matcher, and times what can be compared.
+func (r *runner) texts(rec *bench.PeerRecord, data []byte, ours *schema2gbnf.Grammar, withPeer bool) {
+	var texts []string
+	sampled := guarded(30*time.Second, func() error {
+		compact, err := schema2gbnf.Compile(data, schema2gbnf.Options{Whitespace: compile.Compact})
+		if err != nil {
+			return err
+		}
+		m, err := gbnf.NewMatcher(compact.Rules)
+		if err != nil {
+			return err
+		}
+		w := newWalker(compact.Rules, 1)
+		for try := 0; try < 4*r.nTexts && len(texts) < r.nTexts; try++ {
+			if t, ok := w.sample(r.maxRunes); ok && m.Match(t).Accepted {
+				texts = append(texts, t)
+			}
+		}
+		return nil
+	})
+	if sampled != nil {
+		rec.Note = "sampling: " + firstLine(sampled.Error())
+		return
+	}
+	rec.Texts = len(texts)
+	if len(texts) == 0 {
+		return
+	}
+	var oursOK, peerOK struct {
+		Accepted []bool `json:"accepted"`
+		Error    string `json:"error"`
+	}
+	if err := r.eng.call(map[string]any{"op": "accepts", "id": "ours", "texts": texts}, &oursOK); err != nil || oursOK.Error != "" {
+		rec.Note = "llama.cpp accepts (ours) failed"
+		return
+	}
+	var common, mine []string
+	if withPeer {
+		if err := r.eng.call(map[string]any{"op": "accepts", "id": "peer", "texts": texts}, &peerOK); err != nil || peerOK.Error != "" {
+			withPeer = false
+		}
+	}
+	// Our Go matcher's verdicts on the same grammar.
+	var m *gbnf.Matcher
+	if err := guarded(30*time.Second, func() (err error) { m, err = gbnf.NewMatcher(ours.Rules); return err }); err != nil {
+		rec.Note = "NewMatcher: " + firstLine(err.Error())
+		m = nil
+	}
+	for i, t := range texts {
+		if m != nil {
+			var goOK bool
+			if err := guarded(30*time.Second, func() error { goOK = m.Match(t).Accepted; return nil }); err != nil {
+				rec.Note = "Match: " + firstLine(err.Error())
+				m = nil
+			} else if goOK != oursOK.Accepted[i] {
+				rec.Disagree++
+			}
+		}
+		if oursOK.Accepted[i] {
+			mine = append(mine, t)
+			rec.MatchBytes += len(t)
+			if withPeer && peerOK.Accepted[i] {
+				common = append(common, t)
+				rec.CommonBytes += len(t)
+			}
+		}
+	}
+	rec.OursAccepted, rec.Common = len(mine), len(common)
+
+	var timed struct {
+		Us    []float64 `json:"us"`
+		Error string    `json:"error"`
+	}
+	if len(common) > 0 {
+		if err := r.eng.call(map[string]any{"op": "time", "ids": []string{"ours", "peer"}, "texts": common, "min_ms": r.minMs}, &timed); err == nil && timed.Error == "" {
+			rec.OursCheckUs, rec.PeerCheckUs = timed.Us[0], timed.Us[1]
+		}
+	}
+	if len(mine) > 0 && m != nil {
+		timed.Us = nil
+		if err := r.eng.call(map[string]any{"op": "time", "ids": []string{"ours"}, "texts": mine, "min_ms": r.minMs}, &timed); err == nil && timed.Error == "" {
+			rec.LlamaMatchUs = timed.Us[0]
+			rec.GoMatchUs = timeGo(m, mine, time.Duration(r.minMs)*time.Millisecond)
+		}
+	}
+}
+
+// timeGo is the fastest pass of the Go matcher over texts, in µs, taking at
+// least 3 passes and at least minDur (at most 50 passes), as llama.mjs does.
+func timeGo(m *gbnf.Matcher, texts []string, minDur time.Duration) float64 {
+	best := time.Duration(1<<63 - 1)
+	start := time.Now()
+	for reps := 0; reps < 3 || (reps < 50 && time.Since(start) < minDur); reps++ {
+		t0 := time.Now()
+		for _, t := range texts {
+			m.Match(t)
+		}
+		best = min(best, time.Since(t0))
+	}
+	return float64(best.Nanoseconds()) / 1e3
+}
+
+func (r *runner) load(id, grammar string) (float64, error) {
+	var resp struct {
+		LoadUs float64 `json:"load_us"`
+		Error  string  `json:"error"`
+	}
+	if err := r.eng.call(map[string]any{"op": "load", "id": id, "grammar": grammar}, &resp); err != nil {
+		return 0, err
+	}
+	if resp.Error != "" {
+		return 0, fmt.Errorf("%s", resp.Error)
+	}
+	return resp.LoadUs, nil
+}
+
+func (r *runner) free(id string) {
+	var resp struct{}
+	r.eng.call(map[string]any{"op": "free", "id": id}, &resp)
+}
+
+// guarded runs f, turning a panic into an error and giving up (leaving f
+// behind) after d: a bug in the sampler or matcher must not stop the run.
+func guarded(d time.Duration, f func() error) error {
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- fmt.Errorf("panic: %v", p)
+			}
+		}()
+		done <- f()
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		return fmt.Errorf("still running after %v", d)
+	}
+}
+
+// stripPeerSuffix cuts the peer's trailing-newline run off its root rule.
+func stripPeerSuffix(g string) (string, bool) {
+	lines := strings.Split(g, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "root ::= ") && strings.HasSuffix(l, peerSuffix) {
+			lines[i] = strings.TrimSuffix(l, peerSuffix)
+			return strings.Join(lines, "\n"), true
+		}
+	}
+	return g, false
+}
+
+// countRules counts rule definitions the same way for both grammars: lines
+// holding "::=" outside a literal (a crude but even-handed count).
+func countRules(g string) int {
+	n := 0
+	for _, l := range strings.Split(g, "\n") {
+		if i := strings.Index(l, "::="); i > 0 && !strings.Contains(l[:i], `"`) {
+			n++
+		}
+	}
+	return n
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}
