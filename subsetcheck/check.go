@@ -16,12 +16,17 @@ import (
 // (through enforced keywords and $ref) are checked: an unused definition
 // constrains nothing.
 func Check(doc *Document, opts Options) (*Checked, error) {
+	if doc == nil || doc.Root == nil {
+		return nil, ErrorList{{Code: CodeNotASchema, Message: "no schema was read"}}
+	}
 	c := &checker{
-		doc:     doc,
-		profile: opts.Profile,
-		draft:   opts.DefaultDraft,
-		lim:     opts.Limits.withDefaults(),
-		schemas: map[string]*Schema{},
+		doc:      doc,
+		profile:  opts.Profile,
+		draft:    opts.DefaultDraft,
+		lim:      opts.Limits.withDefaults(),
+		schemas:  map[string]*Schema{},
+		resolved: map[string]*Schema{},
+		index:    map[*Value]map[string]*Value{},
 	}
 	if c.profile == "" {
 		c.profile = Exact
@@ -31,9 +36,6 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 	}
 	if c.draft == 0 {
 		c.draft = Draft2020
-	}
-	if doc == nil || doc.Root == nil {
-		return nil, ErrorList{{Code: CodeNotASchema, Message: "no schema was read"}}
 	}
 	c.readRootDialect()
 	c.checkDuplicateIDs()
@@ -54,10 +56,12 @@ type checker struct {
 	lim      Limits
 	errs     ErrorList
 	warns    ErrorList
-	schemas  map[string]*Schema // memo: each pointer's Schema is built once
-	pending  []pendingRef       // $refs to resolve once the walk is done
-	rootBase string             // the root's $id without fragment: refs to it are local
-	tooMany  bool               // Limits.MaxSubschemas was reached
+	schemas  map[string]*Schema           // memo: each pointer's Schema is built once
+	pending  []pendingRef                 // $refs to resolve once the walk is done
+	rootBase string                       // the root's $id without fragment: refs to it are local
+	resolved map[string]*Schema           // $ref strings already resolved (nil target: refused)
+	index    map[*Value]map[string]*Value // member lookup for large objects on $ref paths
+	tooMany  bool                         // Limits.MaxSubschemas was reached
 }
 
 // pendingRef is a $ref met during the walk.
@@ -719,7 +723,13 @@ func (c *checker) resolveRefs() {
 	for len(c.pending) > 0 {
 		p := c.pending[0]
 		c.pending = c.pending[1:]
-		target := c.resolve(p)
+		target, done := c.resolved[p.member.Value.Str]
+		if !done {
+			target = c.resolve(p)
+			if target != nil {
+				c.resolved[p.member.Value.Str] = target
+			}
+		}
 		if target != nil {
 			p.from.Ref = target
 		}
@@ -780,7 +790,7 @@ func (c *checker) resolve(p pendingRef) *Schema {
 		var next *Value
 		switch cur.Kind {
 		case Object:
-			next = cur.Get(tok)
+			next = c.member(cur, tok)
 		case Array:
 			if n, err := strconv.Atoi(tok); err == nil && n >= 0 && n < len(cur.Items) && strconv.Itoa(n) == tok {
 				next = cur.Items[n]
@@ -992,4 +1002,21 @@ func (c *checker) checkDuplicateIDs() {
 			}
 		}
 	}
+}
+
+// member looks a member up, through an index for large objects, so that
+// many $refs into one big $defs stay linear.
+func (c *checker) member(v *Value, name string) *Value {
+	if len(v.Members) <= 32 {
+		return v.Get(name)
+	}
+	idx := c.index[v]
+	if idx == nil {
+		idx = make(map[string]*Value, len(v.Members))
+		for _, m := range v.Members {
+			idx[m.Name] = m.Value
+		}
+		c.index[v] = idx
+	}
+	return idx[name]
 }

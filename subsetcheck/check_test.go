@@ -62,6 +62,8 @@ var checkCases = []struct {
 	{"", `{"$id":"https://x.test/s","$defs":{"a":{"type":"null"}},"$ref":"https://x.test/s#/$defs/a"}`, "", ""},
 	{"", `{"contentMediaType":"application/json","contentEncoding":"base64","contentSchema":{"type":"object"}}`, "", ""},
 	{"", `{"minItems":1.0}`, "", ""},
+	{"", `{` + d4 + `"minItems":1.0,"maxLength":2e0}`, "", ""},
+	{"", `{` + d7 + `"minItems":1.0}`, "", ""},
 	{"", `{"$anchor":"a"}`, "", ""},
 	{"", `{"type":"string","minimum":5}`, "", ""},
 	{"", `{"additionalProperties":{"type":"string"}}`, "", ""},

@@ -614,8 +614,16 @@ func Equal(a, b *Value) bool {
 		if len(a.Members) != len(b.Members) {
 			return false
 		}
+		get := b.Get
+		if len(b.Members) > 16 { // avoid quadratic work on large objects
+			index := make(map[string]*Value, len(b.Members))
+			for _, m := range b.Members {
+				index[m.Name] = m.Value
+			}
+			get = func(name string) *Value { return index[name] }
+		}
 		for _, m := range a.Members {
-			if !Equal(m.Value, b.Get(m.Name)) {
+			if !Equal(m.Value, get(m.Name)) {
 				return false
 			}
 		}
