@@ -52,6 +52,10 @@ const (
 	// MaxMeets bounds the schemas created by combining a schema's keywords
 	// with its $ref target or anyOf branches (C402 beyond it).
 	MaxMeets = 10000
+	// MaxAlternatives bounds the alternatives one schema expands into: $ref
+	// and anyOf beside other keywords multiply (a chain of k two-branch
+	// anyOfs has 2^k combinations), C402 beyond it.
+	MaxAlternatives = 1000
 	// MaxValueDepth bounds the nesting the validator and the canonical
 	// serializer follow (values and $ref chains).
 	MaxValueDepth = 10000

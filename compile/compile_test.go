@@ -114,6 +114,7 @@ func lines(t *testing.T, data []byte) []string {
 // accept, "value => canonical" to pin the text); options ("compact");
 // error (the expected problem code instead of a grammar); grammar (golden).
 func TestCases(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/*.txtar")
 	if len(files) == 0 {
 		t.Fatal("no test cases")

@@ -105,6 +105,16 @@ func (cp *compiler) cross(as, bs []alternative) ([]alternative, bool) {
 				return nil, false
 			}
 			out = append(out, m...)
+			if len(out) > MaxAlternatives {
+				s := a.plain
+				if s == nil {
+					s = a.opaque
+				}
+				cp.problem(s, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
+					"combining this schema's keywords with its $ref and anyOf branches gives more than %d alternatives (MaxAlternatives); "+
+						"move the sibling keywords into the anyOf branches or simplify the anyOf nesting", MaxAlternatives))
+				return nil, false
+			}
 		}
 	}
 	return out, true

@@ -1,0 +1,44 @@
+package compile
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestHostile: schemas built to blow the compiler up end in a named error
+// or a small grammar.
+func TestHostile(t *testing.T) {
+	// A chain of $defs, each an anyOf of two branches beside a $ref to the next
+	// and a sibling keyword: 2^30 combinations if expanded blindly.
+	var defs []string
+	for i := 0; i < 30; i++ {
+		defs = append(defs, fmt.Sprintf(`"d%d":{"type":"object","$ref":"#/$defs/d%d","anyOf":[{"required":["a%d"]},{"required":["b%d"]}]}`, i, i+1, i, i))
+	}
+	defs = append(defs, `"d30":{"type":"object"}`)
+	chain := `{"$defs":{` + strings.Join(defs, ",") + `},"$ref":"#/$defs/d0"}`
+
+	for _, tc := range []struct{ name, schema, code string }{
+		{"anyOf chain", chain, "C402"},
+		{"huge maxLength", `{"type":"string","maxLength":9223372036854775807}`, ""},
+		{"huge integer bounds", `{"type":"integer","minimum":-1e300,"maximum":1e300}`, ""},
+		{"wide enum", `{"enum":[` + strings.TrimSuffix(strings.Repeat(`"x",1,`, 2000), ",") + `]}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := Compile(checkSchema(t, tc.schema), Options{})
+			if tc.code != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.code) {
+					t.Fatalf("got %v, want %s", err, tc.code)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(g.String()); n > 100000 {
+				t.Errorf("grammar of %d bytes", n)
+			}
+			mustGrammar(t, checkSchema(t, tc.schema), Options{})
+		})
+	}
+}
