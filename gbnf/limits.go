@@ -10,8 +10,9 @@ type Limits struct {
 	// It keeps the recursive parser, printer and matcher off the stack limit.
 	MaxDepth int
 	// MaxRepeat is the largest count accepted in {m}, {m,} and {m,n}.
-	// llama.cpp expands counts into rules at load time, so large ones are
-	// costly there even when they are cheap here.
+	// llama.cpp expands counts into rules at load time; releases from late
+	// 2025 refuse counts of 2000 and more and silently drop a maximum over
+	// 2000 (older ones keep it), so the default stops just below.
 	MaxRepeat int
 	// MaxRules is the largest number of rule definitions accepted.
 	MaxRules int
@@ -21,6 +22,6 @@ type Limits struct {
 var DefaultLimits = Limits{
 	MaxBytes:  8 << 20,
 	MaxDepth:  1000,
-	MaxRepeat: 100000,
+	MaxRepeat: 1999,
 	MaxRules:  100000,
 }

@@ -621,7 +621,9 @@ func (p *parser) convertItem(it *pItem) (Expr, int, *Error) {
 				if rep.Max, err = p.count(op.Pos.Offset, *op.Max); err != nil {
 					return nil, 0, err
 				}
-				rep.Max = max(rep.Max, rep.Min) // llama.cpp reads {m,n} with n < m as {m}
+				if rep.Max < rep.Min {
+					return nil, 0, p.errAt(op.Pos.Offset, "repetition {%d,%d} has its maximum below its minimum (older llama.cpp reads it as {%d}, newer ones exhaust memory on it)", rep.Min, rep.Max, rep.Min)
+				}
 			}
 		}
 		depth++

@@ -108,6 +108,9 @@ func TestPrint(t *testing.T) {
 func TestPrintParses(t *testing.T) {
 	for _, c := range printCases {
 		g := &Grammar{Rules: []*Rule{{Name: "root", Expr: c.expr}, {Name: "b", Expr: mkLit("b")}, {Name: "x", Expr: mkLit("x")}, {Name: "x-1", Expr: mkLit("x")}}}
+		if Validate(g) != nil {
+			continue // printable but refused by llama.cpp, e.g. ()*
+		}
 		text := g.String()
 		g2, err := Parse(text)
 		if err != nil {

@@ -11,7 +11,9 @@ import (
 // without ranges, no choice without alternatives, sane repeat bounds, valid
 // names and UTF-8), every referenced rule defined, a rule named root, and no
 // left recursion, direct or behind a nullable prefix. Its error is an
-// ErrorList holding every problem.
+// ErrorList holding every problem. Like llama.cpp, it refuses an unbounded
+// repetition (*, +, {m,}) of an item that can match the empty string, since
+// llama.cpp expands it into a left-recursive rule.
 //
 // It is stricter than llama.cpp in two corners, both grammars llama.cpp
 // cannot run safely: references inside a rule later redefined must still be
@@ -145,6 +147,11 @@ func (v *validator) leftRecursion(g *Grammar) {
 		rules[r.Name] = r
 	}
 	nullable := nullableRules(rules, names)
+	for _, name := range names {
+		if nullableStar(rules[name].Expr, nullable) {
+			v.add(rules[name].Pos, "rule %s: *, + or {m,} over an item that can match the empty string: llama.cpp expands it into a left-recursive rule and refuses it; make the item non-empty or the repetition bounded", name)
+		}
+	}
 
 	edges := map[string][]string{}
 	for _, name := range names {
@@ -265,6 +272,31 @@ func leftCorner(e Expr, nullable map[string]bool, visit func(string)) bool {
 		return leftCorner(e.Expr, nullable, visit) || e.Min == 0
 	}
 	return false // Class, Any
+}
+
+// nullableStar reports whether e holds an unbounded repetition of an item
+// that matches the empty string.
+func nullableStar(e Expr, nullable map[string]bool) bool {
+	switch e := e.(type) {
+	case *Alt:
+		for _, a := range e.Alts {
+			if nullableStar(a, nullable) {
+				return true
+			}
+		}
+	case *Seq:
+		for _, it := range e.Items {
+			if nullableStar(it, nullable) {
+				return true
+			}
+		}
+	case *Repeat:
+		if e.Max < 0 && leftCorner(e.Expr, nullable, nil) {
+			return true
+		}
+		return nullableStar(e.Expr, nullable)
+	}
+	return false
 }
 
 // walkRefs calls visit with every rule name e references.
