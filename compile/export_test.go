@@ -1,0 +1,54 @@
+package compile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// EngineCase is a testdata case for the llama.cpp interop test (an external
+// test package, so that it may import interop without an import cycle).
+type EngineCase struct {
+	Name    string
+	Schema  string
+	Options Options
+	Texts   []string // accept, reject and canonical texts
+}
+
+// EngineCases reads testdata/*.txtar (cases that compile).
+func EngineCases(t *testing.T) []EngineCase {
+	files, _ := filepath.Glob("testdata/*.txtar")
+	var out []EngineCase
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ar := parseArchive(data)
+		sec := map[string][]byte{}
+		for _, f := range ar.Files {
+			sec[f.Name] = f.Data
+		}
+		if len(sec["error"]) > 0 {
+			continue
+		}
+		c := EngineCase{Name: filepath.Base(file), Schema: string(sec["schema.json"])}
+		if strings.TrimSpace(string(sec["options"])) == "compact" {
+			c.Options.Whitespace = Compact
+		}
+		c.Texts = append(lines(t, sec["accept"]), lines(t, sec["reject"])...)
+		checked := checkSchema(t, c.Schema)
+		for _, l := range lines(t, sec["values"]) {
+			value, _, _ := strings.Cut(l, " => ")
+			if text, err := Canonical(checked, readValue(t, value)); err == nil {
+				c.Texts = append(c.Texts, text)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// CheckSchema is checkSchema for the external tests.
+var CheckSchema = checkSchema

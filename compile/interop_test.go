@@ -1,0 +1,107 @@
+package compile_test
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/interop"
+)
+
+// TestEngine loads every testdata grammar into llama.cpp's own engine
+// (node-llama-cpp) and requires its verdict on every test text to match our
+// matcher's. Skipped with -short or when node is missing.
+func TestEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("interop")
+	}
+	e, err := interop.Start()
+	if err != nil {
+		t.Skipf("llama.cpp not available: %v", err)
+	}
+	for _, c := range compile.EngineCases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			g, err := compile.Compile(compile.CheckSchema(t, c.Schema), c.Options)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lg, err := e.Load(g.String())
+			if err != nil {
+				t.Fatalf("llama.cpp refuses the grammar: %v\n%s", err, g)
+			}
+			defer lg.Close()
+			m, err := gbnf.NewMatcher(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var texts []string
+			for _, text := range c.Texts {
+				// llama.cpp reads C strings and replaces invalid UTF-8: only
+				// texts without NUL make sense there.
+				if utf8.ValidString(text) && !strings.ContainsRune(text, 0) {
+					texts = append(texts, text)
+				}
+			}
+			got, err := lg.Accepts(texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, text := range texts {
+				if ours := m.Accepts(text); ours != got[i] {
+					t.Errorf("%q: llama.cpp %v, our matcher %v\n%s", text, got[i], ours, g)
+				}
+			}
+		})
+	}
+}
+
+// TestEngineBigBounds: llama.cpp loads the grammars of big bounds (its
+// repetition expansion stays small) and judges lengths at the bound as we do.
+func TestEngineBigBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("interop")
+	}
+	e, err := interop.Start()
+	if err != nil {
+		t.Skipf("llama.cpp not available: %v", err)
+	}
+	for _, tc := range []struct {
+		schema string
+		n      int
+	}{
+		{`{"type":"string","maxLength":5000}`, 5000},
+		{`{"type":"string","minLength":3000,"maxLength":3100}`, 3000},
+		{`{"type":"string","maxLength":100000}`, 0},
+		{`{"type":"string","maxLength":1000000000}`, 0},
+		{`{"type":"array","items":{"type":"null"},"maxItems":1000}`, 1000},
+		{`{"type":"integer","minimum":-1e40,"maximum":1e40}`, 0},
+	} {
+		t.Run(tc.schema, func(t *testing.T) {
+			g, err := compile.Compile(compile.CheckSchema(t, tc.schema), compile.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lg, err := e.Load(g.String())
+			if err != nil {
+				t.Fatalf("llama.cpp refuses the grammar: %v\n%s", err, g)
+			}
+			defer lg.Close()
+			texts := []string{`""`, `"a"`, `[]`, `[null]`, `0`, `-10000000000000000000000000000000000000000`, `100000000000000000000000000000000000000001`}
+			for k := tc.n - 1; tc.n > 0 && k <= tc.n+1; k++ {
+				texts = append(texts, `"`+strings.Repeat("x", k)+`"`, "["+strings.TrimSuffix(strings.Repeat("null,", k), ",")+"]")
+			}
+			got, err := lg.Accepts(texts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, _ := gbnf.NewMatcher(g)
+			for i, text := range texts {
+				if ours := m.Accepts(text); ours != got[i] {
+					t.Errorf("%.40q (%d bytes): llama.cpp %v, our matcher %v", text, len(text), got[i], ours)
+				}
+			}
+		})
+	}
+}
