@@ -8,19 +8,19 @@ import (
 
 // dump writes a grammar compactly and without positions, so that two
 // grammars are equal ignoring Pos exactly when their dumps are equal.
-func dump(g *Grammar) string {
+func astDump(g *Grammar) string {
 	var b strings.Builder
 	for i, r := range g.Rules {
 		if i > 0 {
 			b.WriteString("; ")
 		}
 		b.WriteString(r.Name + "=")
-		dumpExpr(&b, r.Expr)
+		astDumpExpr(&b, r.Expr)
 	}
 	return b.String()
 }
 
-func dumpExpr(b *strings.Builder, e Expr) {
+func astDumpExpr(b *strings.Builder, e Expr) {
 	switch e := e.(type) {
 	case *Alt:
 		b.WriteString("alt{")
@@ -28,7 +28,7 @@ func dumpExpr(b *strings.Builder, e Expr) {
 			if i > 0 {
 				b.WriteString(" | ")
 			}
-			dumpExpr(b, a)
+			astDumpExpr(b, a)
 		}
 		b.WriteString("}")
 	case *Seq:
@@ -37,7 +37,7 @@ func dumpExpr(b *strings.Builder, e Expr) {
 			if i > 0 {
 				b.WriteString(" ")
 			}
-			dumpExpr(b, it)
+			astDumpExpr(b, it)
 		}
 		b.WriteString("}")
 	case *Lit:
@@ -64,7 +64,7 @@ func dumpExpr(b *strings.Builder, e Expr) {
 		b.WriteString(e.Name)
 	case *Repeat:
 		b.WriteString("rep{")
-		dumpExpr(b, e.Expr)
+		astDumpExpr(b, e.Expr)
 		fmt.Fprintf(b, ",%d,%d}", e.Min, e.Max)
 	default:
 		fmt.Fprintf(b, "?%T", e)
@@ -264,7 +264,7 @@ func TestParse(t *testing.T) {
 		}
 		if err != nil {
 			t.Errorf("text %q: %v", c.text, err)
-		} else if got := dump(g); got != c.want {
+		} else if got := astDump(g); got != c.want {
 			t.Errorf("text %q:\n got %s\nwant %s", c.text, got, c.want)
 		}
 	}
@@ -284,8 +284,8 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("text %q printed as %q: %v", c.text, text, err)
 			continue
 		}
-		if dump(g) != dump(g2) {
-			t.Errorf("text %q printed as %q:\n parsed %s\nreparsed %s", c.text, text, dump(g), dump(g2))
+		if astDump(g) != astDump(g2) {
+			t.Errorf("text %q printed as %q:\n parsed %s\nreparsed %s", c.text, text, astDump(g), astDump(g2))
 		}
 		if text2 := g2.String(); text2 != text {
 			t.Errorf("text %q: printed %q, then %q", c.text, text, text2)

@@ -94,11 +94,11 @@ func TestPrint(t *testing.T) {
 		g := &Grammar{Rules: []*Rule{{Name: "root", Expr: c.expr}}}
 		var b strings.Builder
 		if err := Print(&b, g); err != nil {
-			t.Errorf("%s: %v", dump(g), err)
+			t.Errorf("%s: %v", astDump(g), err)
 			continue
 		}
 		if want := "root ::= " + c.want + "\n"; b.String() != want {
-			t.Errorf("%s:\n got %q\nwant %q", dump(g), b.String(), want)
+			t.Errorf("%s:\n got %q\nwant %q", astDump(g), b.String(), want)
 		}
 	}
 }
@@ -117,7 +117,7 @@ func TestPrintParses(t *testing.T) {
 			t.Errorf("%q: %v", text, err)
 			continue
 		}
-		if text2 := g2.String(); dump(g2) != dump(mustParse(t, text2)) {
+		if text2 := g2.String(); astDump(g2) != astDump(mustParse(t, text2)) {
 			t.Errorf("%q printed again as %q does not parse the same", text, text2)
 		}
 	}
@@ -157,8 +157,8 @@ func TestEscapeRoundTrip(t *testing.T) {
 			g2, err := Parse(text)
 			if err != nil {
 				t.Errorf("U+%04X: %q: %v", r, text, err)
-			} else if dump(g2) != dump(g) {
-				t.Errorf("U+%04X: %q parsed as %s, want %s", r, text, dump(g2), dump(g))
+			} else if astDump(g2) != astDump(g) {
+				t.Errorf("U+%04X: %q parsed as %s, want %s", r, text, astDump(g2), astDump(g))
 			}
 		}
 	}
