@@ -1,0 +1,117 @@
+package equiv
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// schemaBuilder turns fuzz bytes into a schema of the subset: every byte
+// read picks a keyword, a bound or a name, so that the fuzzer's mutations
+// walk the space of schemas the compiler must handle exactly.
+type schemaBuilder struct {
+	data []byte
+	i    int
+}
+
+func (b *schemaBuilder) next() int {
+	if b.i >= len(b.data) {
+		return 0
+	}
+	c := b.data[b.i]
+	b.i++
+	return int(c)
+}
+
+var fuzzNames = []string{"a", "b", "", "root", "a\"b", "c\\d", "é", "x-y", "/", "~0"}
+
+var fuzzInts = []string{"0", "1", "-1", "5", "-7", "100", "3000000000", "-3000000000", "18446744073709551616", "9223372036854775807", "2.5", "-0.5"}
+
+var fuzzValues = []string{`null`, `true`, `false`, `0`, `1.0`, `-3`, `""`, `"a"`, `"\"\\"`, `"😀"`, `[]`, `[1,"x"]`, `{}`, `{"a":null}`, `1e2`, `"\u007f"`}
+
+func (b *schemaBuilder) pick(xs []string) string { return xs[b.next()%len(xs)] }
+
+func (b *schemaBuilder) schema(depth int) string {
+	if depth > 4 {
+		return `{"type":"integer"}`
+	}
+	switch b.next() % 14 {
+	case 0:
+		return fmt.Sprintf(`{"type":%q}`, b.pick([]string{"null", "boolean", "integer", "number", "string", "array", "object"}))
+	case 1:
+		return fmt.Sprintf(`{"type":"integer","minimum":%s,"maximum":%s}`, b.pick(fuzzInts), b.pick(fuzzInts))
+	case 2:
+		return fmt.Sprintf(`{"type":"integer","exclusiveMinimum":%s,"exclusiveMaximum":%s}`, b.pick(fuzzInts), b.pick(fuzzInts))
+	case 3:
+		return fmt.Sprintf(`{"type":"string","minLength":%d,"maxLength":%d}`, b.next()%5, b.next()%7)
+	case 4:
+		n := b.next()%4 + 0
+		var vs []string
+		for range n {
+			vs = append(vs, b.pick(fuzzValues))
+		}
+		return `{"enum":[` + strings.Join(vs, ",") + `]}`
+	case 5:
+		return `{"const":` + b.pick(fuzzValues) + `}`
+	case 6:
+		return fmt.Sprintf(`{"type":"array","items":%s,"minItems":%d,"maxItems":%d}`, b.schema(depth+1), b.next()%3, b.next()%5)
+	case 7:
+		return fmt.Sprintf(`{"type":"array","prefixItems":[%s,%s],"items":%s}`, b.schema(depth+1), b.schema(depth+1), b.schema(depth+1))
+	case 8:
+		n := b.next() % 4
+		var props, req []string
+		for k := range n {
+			name := b.pick(fuzzNames)
+			props = append(props, strconv.Quote(name)+":"+b.schema(depth+1))
+			if b.next()%2 == 0 || k == 0 && b.next()%3 == 0 {
+				req = append(req, strconv.Quote(name))
+			}
+		}
+		var ap string
+		switch b.next() % 3 {
+		case 1:
+			ap = `,"additionalProperties":false`
+		case 2:
+			ap = `,"additionalProperties":` + b.schema(depth+1)
+		}
+		return `{"type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` + strings.Join(req, ",") + `]` + ap + `}`
+	case 9:
+		return `{"anyOf":[` + b.schema(depth+1) + `,` + b.schema(depth+1) + `]}`
+	case 10:
+		return b.pick([]string{"true", "false", "{}"})
+	case 11:
+		return `{"type":"object","properties":{"n":{"$ref":"#/$defs/r"}},"additionalProperties":false}`
+	case 12:
+		return fmt.Sprintf(`{"type":["string","null"],"maxLength":%d}`, b.next()%4)
+	default:
+		return `{"type":"number"}`
+	}
+}
+
+// fuzzSchema builds a whole schema document: the root, plus one definition
+// "r" that refers back to the root so recursion gets exercised.
+func fuzzSchema(data []byte) string {
+	b := &schemaBuilder{data: data}
+	root := b.schema(0)
+	if !strings.HasPrefix(root, "{") || root == "{}" {
+		return root
+	}
+	return `{"$defs":{"r":{"anyOf":[{"type":"null"},{"$ref":"#"}]}},` + root[1:]
+}
+
+// FuzzEquiv builds a random schema of the subset from the fuzz bytes,
+// compiles it, and runs the whole equivalence check on it. A refusal must
+// be an ErrorList; a compiled schema must pass. Findings land in
+// testdata/fuzz/FuzzEquiv.
+func FuzzEquiv(f *testing.F) {
+	for _, seed := range []string{"\x00", "\x01\x02", "\x08\x03\x00\x02\x01\x01", "\x09\x06\x01\x03\x01\x04", "\x07\x03\x02\x04\x00\x00", "\x04\x03\x01\x02\x03", "\x08\x02\x04\x0b\x01\x02\x01"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		schema := fuzzSchema(data)
+		checkSchema(t, &tally{}, "fuzz", []byte(schema), subsetcheck.Draft2020, 1)
+	})
+}
