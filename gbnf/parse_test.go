@@ -14,6 +14,10 @@ func astDump(g *Grammar) string {
 		if i > 0 {
 			b.WriteString("; ")
 		}
+		if r == nil {
+			b.WriteString("<nil rule>")
+			continue
+		}
 		b.WriteString(r.Name + "=")
 		astDumpExpr(&b, r.Expr)
 	}
