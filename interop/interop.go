@@ -35,9 +35,9 @@ import (
 	"unicode/utf8"
 )
 
-// MaxBatchBytes bounds one check request: Accepts splits bigger batches so
-// that no single JSON line grows without limit.
-const MaxBatchBytes = 4 << 20
+// maxBatchBytes bounds one check request: Accepts splits bigger batches so
+// that no single JSON line grows without limit. A variable for tests.
+var maxBatchBytes = 4 << 20
 
 // Engine is one running node process holding llama.cpp's grammar engine.
 // It is safe for concurrent use; requests are served one at a time.
@@ -337,7 +337,7 @@ func (g *Grammar) Accepts(texts []string) ([]bool, error) {
 	verdicts := make([]bool, 0, len(texts))
 	for start := 0; start < len(texts); {
 		end, size := start, 0
-		for end < len(texts) && (end == start || size+len(texts[end]) <= MaxBatchBytes) {
+		for end < len(texts) && (end == start || size+len(texts[end]) <= maxBatchBytes) {
 			size += len(texts[end]) + 8
 			end++
 		}

@@ -3,7 +3,6 @@ package interop
 import (
 	"math/rand/v2"
 	"sort"
-	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -277,5 +276,74 @@ func sortedKeys(set map[string]bool) []string {
 	return out
 }
 
-// joinLines is strings.Join for failure messages.
-func joinLines(lines []string) string { return strings.Join(lines, "\n") }
+// samplesPerGrammar bounds the texts drawn from gbnf.Sampler per grammar.
+const samplesPerGrammar = 40
+
+// TestSamplesOursVsLlama draws texts from our sampler (every one must be
+// accepted by both engines) and near misses of them (both engines must
+// agree).
+func TestSamplesOursVsLlama(t *testing.T) {
+	e := Shared(t)
+	total := 0
+	for _, g := range loadCorpus(t) {
+		if !g.loads() {
+			continue
+		}
+		if _, gap := knownGaps[g.String()]; gap {
+			continue
+		}
+		t.Run(g.File+"/"+g.Name, func(t *testing.T) {
+			pg, err := gbnf.Parse(g.Text)
+			if err != nil {
+				t.Fatalf("gbnf.Parse: %v", err)
+			}
+			s, err := gbnf.NewSampler(pg, int64(len(g.Text)))
+			if err != nil {
+				t.Fatalf("gbnf.NewSampler: %v", err)
+			}
+			// Short texts keep llama.cpp quick; grammars whose shortest
+			// text is long (bigmin) get a bigger budget.
+			budget := 200
+			if _, ok := s.Sample(budget); !ok {
+				budget = 2500
+			}
+			samples := map[string]bool{}
+			for i := 0; i < samplesPerGrammar*2 && len(samples) < samplesPerGrammar; i++ {
+				if text, ok := s.Sample(budget); ok && !HasNUL(text) {
+					samples[text] = true
+				}
+			}
+			sampled := sortedKeys(samples)
+			if len(sampled) == 0 {
+				t.Fatal("the sampler produced no text")
+			}
+			lg, err := e.Load(g.Text)
+			if err != nil {
+				t.Fatalf("llama.cpp: %v", err)
+			}
+			verdicts, err := lg.Accepts(sampled)
+			lg.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, text := range sampled {
+				if !verdicts[i] {
+					t.Errorf("sampled text %s: llama.cpp rejects it (our sampler says the grammar accepts it)\ngrammar:\n%s", quote(text), g.Text)
+				}
+			}
+			rng := rand.New(rand.NewPCG(2, uint64(len(g.Text))))
+			alphabet := alphabetOf(g.Text, sampled)
+			near := map[string]bool{}
+			for i := 0; i < mutationsPerGrammar*3 && len(near) < mutationsPerGrammar; i++ {
+				m := mutate(rng, sampled[rng.IntN(len(sampled))], alphabet)
+				if !HasNUL(m) && utf8.ValidString(m) {
+					near[m] = true
+				}
+			}
+			all := append(sampled, sortedKeys(near)...)
+			total += len(all)
+			compareOnTexts(t, e, g.String(), g.Text, all)
+		})
+	}
+	t.Logf("%d texts compared", total)
+}
