@@ -165,6 +165,7 @@ func (cp *compiler) run() (*gbnf.Grammar, error) {
 		cp.noValue(root)
 		return nil, cp.errs.Err()
 	}
+	cp.outline()
 	if len(cp.g.Rules) > cp.maxRules {
 		cp.problem(root, subsetcheck.CodeGrammarTooLarge, fmt.Sprintf(
 			"the grammar would have %d rules, more than the limit of %d (Options.MaxRules); split the schema or raise the limit",
@@ -191,7 +192,7 @@ func (cp *compiler) problem(s *subsetcheck.Schema, code subsetcheck.Code, msg st
 		p.Pointer = s.Pointer
 		if doc := cp.checked.Doc; doc != nil && s.Node != nil {
 			p.File = doc.Name
-			p.Line, p.Col = position(doc.Data, s.Node.Offset)
+			p.Line, p.Col = doc.Position(s.Node.Offset)
 		}
 	}
 	for _, q := range cp.errs { // one report per place and code is enough
@@ -200,23 +201,6 @@ func (cp *compiler) problem(s *subsetcheck.Schema, code subsetcheck.Code, msg st
 		}
 	}
 	cp.errs = append(cp.errs, p)
-}
-
-// position turns a byte offset into a 1-based line and byte column.
-func position(data []byte, offset int) (line, col int) {
-	if offset < 0 || offset > len(data) {
-		return 0, 0
-	}
-	line, col = 1, 1
-	for _, b := range data[:offset] {
-		if b == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return line, col
 }
 
 // noteCause remembers the first reason a required part admits no value, so

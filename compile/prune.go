@@ -148,3 +148,43 @@ func clean(e gbnf.Expr, productive map[string]bool) bool {
 	})
 	return ok
 }
+
+// maxNesting bounds how deeply groups nest inside one rule body; deeper
+// parts move into rules of their own. A long property name (the extra-name
+// trie nests one group per character) or a bound with hundreds of digits
+// would otherwise pass the nesting limits of GBNF parsers (gbnf.Limits.MaxDepth,
+// llama.cpp's recursive parser).
+const maxNesting = 100
+
+// outline moves every composite part nested deeper than maxNesting into its
+// own rule.
+func (cp *compiler) outline() {
+	for i := 0; i < len(cp.g.Rules); i++ { // the list grows as parts move out
+		r := cp.g.Rules[i]
+		r.Expr = cp.outlineExpr(r.Expr, r.Name, 0)
+	}
+}
+
+func (cp *compiler) outlineExpr(e gbnf.Expr, rule string, depth int) gbnf.Expr {
+	switch x := e.(type) {
+	case *gbnf.Seq, *gbnf.Alt, *gbnf.Repeat:
+		if depth >= maxNesting {
+			name := cp.newName(rule + "-part")
+			cp.g.Rules = append(cp.g.Rules, &gbnf.Rule{Name: name, Expr: x})
+			return ref(name)
+		}
+	}
+	switch x := e.(type) {
+	case *gbnf.Seq:
+		for i, it := range x.Items {
+			x.Items[i] = cp.outlineExpr(it, rule, depth+1)
+		}
+	case *gbnf.Alt:
+		for i, it := range x.Alts {
+			x.Alts[i] = cp.outlineExpr(it, rule, depth+1)
+		}
+	case *gbnf.Repeat:
+		x.Expr = cp.outlineExpr(x.Expr, rule, depth+1)
+	}
+	return e
+}
