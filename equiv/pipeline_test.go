@@ -1,32 +1,50 @@
 package equiv
 
 import (
-	"errors"
+	"flag"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/interop"
 )
 
-// This file holds the calls into parts that land later (the sampler, the
-// llama.cpp interop harness), so that the rest of the harness runs before
-// they exist.
+var flagEngine = flag.Bool("engine", true, "send a sample of each schema's texts through llama.cpp's engine (node-llama-cpp)")
 
-var errNotLanded = errors.New("not available yet")
+// maxSampleRunes bounds each sampled string.
+const maxSampleRunes = 2000
 
-// sampleTexts returns n strings sampled from g.
+// sampleTexts returns up to n strings sampled from g, fewer when the
+// grammar's shortest text is longer than maxSampleRunes.
 func sampleTexts(g *gbnf.Grammar, seed uint64, n int) ([]string, error) {
-	return nil, errNotLanded
+	s, err := gbnf.NewSampler(g, int64(seed))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for range n {
+		text, ok := s.Sample(maxSampleRunes)
+		if !ok {
+			break
+		}
+		out = append(out, text)
+	}
+	return out, nil
 }
 
 // engineCheck sends a bounded, deterministic sample of the texts the
-// matcher judged to llama.cpp's engine, which must load the grammar and
-// give the same verdicts. Texts with NUL are skipped: llama.cpp reads C
-// strings.
+// matcher judged (half accepted, half rejected) to llama.cpp's engine,
+// which must load the grammar and give the same verdicts. Texts with NUL or
+// invalid UTF-8 are left out: llama.cpp reads C strings and turns bad bytes
+// into U+FFFD, so it sees another text.
 func (r *run) engineCheck() {
+	if !*flagEngine {
+		return
+	}
 	var picked []engineCase
 	var acc, rej int
 	for _, c := range r.engine {
-		if strings.ContainsRune(c.text, 0) {
+		if strings.ContainsRune(c.text, 0) || !utf8.ValidString(c.text) {
 			continue
 		}
 		if c.accepted && acc < engineTexts/2 || !c.accepted && rej < engineTexts/2 {
@@ -38,5 +56,26 @@ func (r *run) engineCheck() {
 			}
 		}
 	}
-	_ = picked
+	e := interop.Shared(r.t)
+	lg, err := e.Load(r.out.grammar.String())
+	if err != nil {
+		r.fail("ENGINE: llama.cpp refuses the grammar: "+err.Error(), "", "loads", "-")
+		return
+	}
+	defer lg.Close()
+	texts := make([]string, len(picked))
+	for i, c := range picked {
+		texts[i] = c.text
+	}
+	got, err := lg.Accepts(texts)
+	if err != nil {
+		r.fail("ENGINE: "+err.Error(), "", "-", "-")
+		return
+	}
+	r.tally.add(func(t *tally) { t.engine += len(texts) })
+	for i, c := range picked {
+		if got[i] != c.accepted {
+			r.fail("ENGINE DISAGREES: llama.cpp "+verdictName(got[i], nil)+" (shown as oracle)", c.text, verdictName(c.accepted, nil), "llama.cpp "+verdictName(got[i], nil))
+		}
+	}
 }
