@@ -2,8 +2,11 @@ package compile
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 // TestHostile: schemas built to blow the compiler up end in a named error
@@ -42,5 +45,24 @@ func TestHostile(t *testing.T) {
 			}
 			mustGrammar(t, checkSchema(t, tc.schema), Options{})
 		})
+	}
+}
+
+// TestNotExactlyCompilable: what the compiler cannot enforce exactly is
+// refused with C402 (the checker normally refuses it first; a hand-built
+// schema reaches the compiler).
+func TestNotExactlyCompilable(t *testing.T) {
+	s := &subsetcheck.Schema{Pointer: "", Types: subsetcheck.TNumber | subsetcheck.TInteger, MaxItems: -1, MaxLength: -1,
+		Lower: &subsetcheck.Bound{Value: big.NewRat(1, 2)}}
+	_, err := Compile(&subsetcheck.Checked{Root: s}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "C402") {
+		t.Fatalf("got %v, want C402", err)
+	}
+	// A nil or empty Checked is an error, not a panic.
+	if _, err := Compile(nil, Options{}); err == nil {
+		t.Fatal("nil schema compiled")
+	}
+	if _, err := Canonical(&subsetcheck.Checked{}, nil); err == nil {
+		t.Fatal("nil value written")
 	}
 }
