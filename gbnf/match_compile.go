@@ -621,6 +621,11 @@ func (b *progBuilder) compile(e Expr, next int32) int32 {
 	}
 	switch e := e.(type) {
 	case *Alt:
+		if len(e.Alts) == 0 {
+			// Matches nothing, but like a class with no member it leaves
+			// an item behind, so offsets agree with the reference.
+			return b.newState(kindTerm, b.set(nil), next)
+		}
 		succ := make([]int32, 0, len(e.Alts))
 		for _, a := range e.Alts {
 			succ = append(succ, b.compile(a, next))
