@@ -274,7 +274,7 @@ func (g *Generator) integers(s *subsetcheck.Schema, valid bool) []*subsetcheck.V
 			out = append(out, vNum(n.String()+"0e-1"), vNum(n.String()+"E0"))
 		}
 		if n.Sign() == 0 && valid {
-			out = append(out, vNum("-0"), vNum("0.000"), vNum("0e5"))
+			out = append(out, vNum("-0"), vNum("0.000"), vNum("0e5"), vNum("1e30"), vNum("100e-2"), vNum("-12345678901234567890123"))
 		}
 	}
 	return out
@@ -298,7 +298,7 @@ func (g *Generator) fractions(s *subsetcheck.Schema, valid bool) []*subsetcheck.
 	}
 	lower, upper := s.Lower, s.Upper
 	if valid {
-		for _, t := range []string{"0.5", "-2.25", "123.456", "1e-7", "-3.5E+2"} {
+		for _, t := range []string{"0.5", "-2.25", "123.456", "1e-7", "-3.5E+2", "12345678901234567890.123456789012345678"} {
 			r, _ := new(big.Rat).SetString(t)
 			rats = append(rats, r)
 		}
@@ -331,7 +331,7 @@ func (g *Generator) fractions(s *subsetcheck.Schema, valid bool) []*subsetcheck.
 		}
 	}
 	if valid {
-		out = append(out, vNum("1.5e300"), vNum("-2.50"), vNum("1E-2"))
+		out = append(out, vNum("1.5e300"), vNum("-2.50"), vNum("1E-2"), vNum("1e400"), vNum("-1e-400"), vNum("0.1e1"), vNum("-0.0"))
 	}
 	return out
 }
@@ -466,7 +466,16 @@ func (g *Generator) arrays(s *subsetcheck.Schema, depth int) []*subsetcheck.Valu
 var extraNames = []string{"extra", "", "root", "a\"b\\c", "é😀", "x-y_z", "/", "\u007f", "\n"}
 
 func (g *Generator) extraName(s *subsetcheck.Schema, k int) (string, bool) {
-	for _, n := range extraNames {
+	names := extraNames
+	if len(s.Properties) > 0 {
+		// Names that share a prefix with a declared one.
+		d := s.Properties[0].Name
+		names = append([]string{d + "x"}, names...)
+		if r := []rune(d); len(r) > 1 {
+			names = append(names, string(r[:len(r)-1]))
+		}
+	}
+	for _, n := range names {
 		if declared(s, n) != nil || slices.Contains(s.Required, n) {
 			continue
 		}

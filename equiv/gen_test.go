@@ -164,3 +164,18 @@ func TestRawNearMissesAreNotTheText(t *testing.T) {
 		}
 	}
 }
+
+// The harness's strict-JSON check and the project's reader must agree on
+// every near miss: both read texts the way the oracle does.
+func TestStrictAgreesWithReader(t *testing.T) {
+	for _, text := range []string{`{"a":[1,"x"],"b":{"c":-2.5}}`, `["\u00e9😀",0,true,null]`, `"\"\\/"`, `{"":{"":1e5}}`} {
+		for _, m := range append(RawNearMisses(text), text) {
+			sj := StrictJSON(m)
+			mine := sj.Err == nil && len(sj.Duplicates) == 0
+			_, err := subsetcheck.Read("t", []byte(m), subsetcheck.Limits{})
+			if mine != (err == nil) {
+				t.Errorf("%q: StrictJSON ok=%v (%v), subsetcheck.Read error %v", m, mine, sj.Err, err)
+			}
+		}
+	}
+}

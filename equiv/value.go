@@ -7,6 +7,7 @@
 package equiv
 
 import (
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
@@ -165,11 +166,15 @@ type Spelling struct {
 	Spaced   bool // ", " and ": " between parts, newlines inside objects
 	Reversed bool // object members in reverse order
 	Escaped  bool // every non-ASCII code point and "/" written as an escape
+	// EscapedNames writes every character of member names as \uXXXX: a
+	// grammar that keeps extra members away from declared names must do
+	// so for every spelling of the name, not just the literal one.
+	EscapedNames bool
 }
 
 // Spellings are the ways each invalid value is written: a grammar must
 // reject the value in all of them.
-var Spellings = []Spelling{{}, {Spaced: true}, {Reversed: true}, {Escaped: true}, {Spaced: true, Reversed: true}}
+var Spellings = []Spelling{{}, {Spaced: true}, {Reversed: true}, {Escaped: true}, {Spaced: true, Reversed: true}, {EscapedNames: true}}
 
 // Compact writes v as compact JSON in member order with minimal escapes.
 func Compact(v *subsetcheck.Value) string { return Text(v, Spelling{}) }
@@ -217,7 +222,11 @@ func writeValue(b *strings.Builder, v *subsetcheck.Value, sp Spelling, indent in
 			if sp.Spaced {
 				b.WriteString("\n" + strings.Repeat("  ", min(indent+1, 10)))
 			}
-			writeString(b, m.Name, sp.Escaped)
+			if sp.EscapedNames {
+				writeAllEscaped(b, m.Name)
+			} else {
+				writeString(b, m.Name, sp.Escaped)
+			}
 			b.WriteByte(':')
 			if sp.Spaced {
 				b.WriteByte(' ')
@@ -279,3 +288,17 @@ func writeString(b *strings.Builder, s string, escaped bool) {
 
 // runeLen is a string's length as JSON Schema counts it: in code points.
 func runeLen(s string) int { return utf8.RuneCountInString(s) }
+
+// writeAllEscaped quotes s with every code point as a \u escape.
+func writeAllEscaped(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, c := range s {
+		if c > 0xffff {
+			c -= 0x10000
+			fmt.Fprintf(b, `\u%04x\u%04x`, 0xd800+c>>10, 0xdc00+c&0x3ff)
+			continue
+		}
+		fmt.Fprintf(b, `\u%04X`, c)
+	}
+	b.WriteByte('"')
+}
