@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,10 +39,12 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 		c.draft = Draft2020
 	}
 	c.readRootDialect()
-	c.checkDuplicateIDs()
+	positions := c.schemaPositions()
+	c.checkDuplicateIDs(positions)
 	root := c.build("", doc.Root, buildContext{root: true})
 	c.resolveRefs()
 	c.findRefCycles()
+	c.metaPass(positions)
 	if len(c.errs) > 0 {
 		return nil, c.errs.Err()
 	}
@@ -62,6 +65,7 @@ type checker struct {
 	resolved map[string]*Schema           // $ref strings already resolved (nil target: refused)
 	index    map[*Value]map[string]*Value // member lookup for large objects on $ref paths
 	tooMany  bool                         // Limits.MaxSubschemas was reached
+	metaOnly bool                         // the meta pass: report only bad keyword values
 }
 
 // pendingRef is a $ref met during the walk.
@@ -80,10 +84,16 @@ type buildContext struct {
 }
 
 func (c *checker) errorAt(code Code, ptr string, offset int, format string, args ...any) {
+	if c.metaOnly && code != CodeBadKeywordValue && code != CodeNotASchema {
+		return
+	}
 	c.errs = append(c.errs, c.doc.problem(code, ptr, offset, format, args...))
 }
 
 func (c *checker) warnAt(code Code, ptr string, offset int, format string, args ...any) {
+	if c.metaOnly {
+		return
+	}
 	c.warns = append(c.warns, c.doc.problem(code, ptr, offset, format, args...))
 }
 
@@ -209,7 +219,7 @@ func join(ptr, token string) string { return ptr + "/" + escapePointerToken(toke
 // buildObject fills s from the keywords of an object schema.
 func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 	ptr := s.Pointer
-	if ref := v.Get("$ref"); ref != nil && c.draft <= Draft7 {
+	if ref := v.Get("$ref"); ref != nil && c.draft <= Draft7 && !c.metaOnly {
 		c.buildRefOnly(s, v, ctx)
 		return
 	}
@@ -228,7 +238,11 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			continue
 		}
 		if kw.Use(c.profile) == Refused {
-			c.refuse(kp, m, kw)
+			if c.metaOnly {
+				c.metaRefused(kp, m, kw)
+			} else {
+				c.refuse(kp, m, kw)
+			}
 			continue
 		}
 		bad := func(format string, args ...any) {
@@ -949,56 +963,181 @@ func pointerOrRoot(p string) string {
 	return "#" + p
 }
 
-// checkDuplicateIDs refuses two subschemas with the same base URI, which
-// validators refuse too. It walks every schema position of the document, not
-// only the reachable ones, as validators do.
-func (c *checker) checkDuplicateIDs() {
-	seen := map[string]string{} // resolved URI -> pointer of its first schema
+// position is one place in the document where a schema stands.
+type position struct {
+	ptr    string
+	v      *Value
+	base   string // the base URI in force there, without fragment
+	boolOK bool   // a boolean is a schema here even in draft-04
+}
+
+// schemaPositions lists every schema position of the document, following
+// every keyword of the draft that holds schemas (refused ones included), as a
+// validator's meta-schema check does. Values of non-keywords are not visited.
+func (c *checker) schemaPositions() []position {
+	var out []position
+	rootURL, _ := url.Parse("file:///schema.json")
 	type item struct {
-		v    *Value
-		ptr  string
+		position
 		base *url.URL
 	}
-	root, _ := url.Parse("file:///schema.json")
-	stack := []item{{c.doc.Root, "", root}}
-	for len(stack) > 0 && len(seen) <= c.lim.MaxSubschemas {
+	stack := []item{{position{ptr: "", v: c.doc.Root}, rootURL}}
+	for len(stack) > 0 && len(out) <= 4*c.lim.MaxSubschemas {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if it.v.Kind != Object {
-			continue
-		}
 		base := it.base
-		if id := it.v.Get(c.idKeyword()); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") {
-			if u, err := url.Parse(id.Str); err == nil {
-				base = it.base.ResolveReference(u)
-				key := base.String()
-				key, _, _ = strings.Cut(key, "#")
-				if first, dup := seen[key]; dup {
-					c.errorAt(CodeBadKeywordValue, join(it.ptr, c.idKeyword()), id.Offset, "%q is also the $id of %q; each $id must be unique in a document", id.Str, pointerOrRoot(first))
-				} else {
-					seen[key] = it.ptr
+		v := it.v
+		if v.Kind == Object {
+			if id := v.Get(c.idKeyword()); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") {
+				if u, err := url.Parse(id.Str); err == nil {
+					base = it.base.ResolveReference(u)
 				}
 			}
 		}
-		for i := len(it.v.Members) - 1; i >= 0; i-- {
-			m := &it.v.Members[i]
+		it.position.base, _, _ = strings.Cut(base.String(), "#")
+		out = append(out, it.position)
+		if v.Kind != Object {
+			continue
+		}
+		for i := len(v.Members) - 1; i >= 0; i-- {
+			m := &v.Members[i]
 			kw := LookupKeyword(m.Name, c.draft)
 			if kw == nil {
 				continue
 			}
 			kp := join(it.ptr, m.Name)
-			push := func(v *Value, p string) { stack = append(stack, item{v, p, base}) }
+			boolOK := m.Name == "additionalProperties" || m.Name == "additionalItems"
+			push := func(v *Value, p string) { stack = append(stack, item{position{ptr: p, v: v, boolOK: boolOK}, base}) }
+			val := m.Value
 			switch shape := kw.Shape; {
-			case shape == ShapeSchema, shape == ShapeItems && m.Value.Kind == Object:
-				push(m.Value, kp)
+			case shape == ShapeSchema, shape == ShapeItems && val.Kind != Array:
+				push(val, kp)
 			case shape == ShapeSchemaMap, shape == ShapeDependency:
-				for j := len(m.Value.Members) - 1; j >= 0; j-- {
-					push(m.Value.Members[j].Value, join(kp, m.Value.Members[j].Name))
+				for j := len(val.Members) - 1; j >= 0; j-- {
+					if shape == ShapeDependency && val.Members[j].Value.Kind == Array {
+						continue
+					}
+					push(val.Members[j].Value, join(kp, val.Members[j].Name))
 				}
 			case shape == ShapeSchemaList, shape == ShapeItems:
-				for j := len(m.Value.Items) - 1; j >= 0; j-- {
-					push(m.Value.Items[j], join(kp, strconv.Itoa(j)))
+				for j := len(val.Items) - 1; j >= 0; j-- {
+					push(val.Items[j], join(kp, strconv.Itoa(j)))
 				}
+			}
+		}
+	}
+	return out
+}
+
+// checkDuplicateIDs refuses two subschemas with the same base URI, which
+// validators refuse too.
+func (c *checker) checkDuplicateIDs(positions []position) {
+	seen := map[string]string{} // resolved URI -> pointer of its first schema
+	for _, p := range positions {
+		if p.v.Kind != Object {
+			continue
+		}
+		id := p.v.Get(c.idKeyword())
+		if id == nil || id.Kind != String || strings.HasPrefix(id.Str, "#") {
+			continue
+		}
+		if first, dup := seen[p.base]; dup {
+			c.errorAt(CodeBadKeywordValue, join(p.ptr, c.idKeyword()), id.Offset, "%q is also the $id of %q; each $id must be unique in a document", id.Str, pointerOrRoot(first))
+		} else {
+			seen[p.base] = p.ptr
+		}
+	}
+}
+
+// metaPass checks the keyword values of the schemas the walk did not reach
+// (unused definitions, annotation and refused subschemas): validators check
+// the whole document against the draft's meta-schema, so a bad value there
+// makes them refuse the schema. Only S203 and S204 are reported for them.
+func (c *checker) metaPass(positions []position) {
+	reached := c.schemas
+	c.schemas = make(map[string]*Schema, len(reached))
+	for p, s := range reached {
+		c.schemas[p] = s
+	}
+	c.metaOnly = true
+	for _, p := range positions {
+		if c.tooMany {
+			break
+		}
+		ctx := buildContext{root: p.ptr == "", boolOK: p.boolOK}
+		if _, done := c.schemas[p.ptr]; !done {
+			c.build(p.ptr, p.v, ctx)
+		} else if c.draft <= Draft7 && p.v.Kind == Object && p.v.Get("$ref") != nil {
+			// The walk ignored the siblings of this $ref; validators still
+			// check their values against the meta-schema.
+			c.buildObject(newSchema(p.ptr, p.v), p.v, ctx)
+		}
+	}
+	c.metaOnly = false
+	c.pending = nil
+	c.schemas = reached
+}
+
+// metaRefused checks the value of a refused keyword, in the meta pass only.
+func (c *checker) metaRefused(kp string, m *Member, kw *Keyword) {
+	val := m.Value
+	bad := func(format string, args ...any) {
+		c.errorAt(CodeBadKeywordValue, kp, val.Offset, "%s: "+format, append([]any{m.Name}, args...)...)
+	}
+	switch m.Name {
+	case "pattern", "$dynamicRef", "$recursiveRef":
+		if val.Kind != String {
+			bad("must be a string")
+		} else if m.Name == "pattern" {
+			if _, err := regexp.Compile(val.Str); err != nil {
+				bad("is not a valid regular expression: %v", err)
+			}
+		}
+	case "uniqueItems":
+		if val.Kind != Bool {
+			bad("must be true or false")
+		}
+	case "multipleOf":
+		if r, ok := val.Rat(); !ok || r.Sign() <= 0 {
+			bad("must be a number greater than 0")
+		}
+	case "minProperties", "maxProperties", "minContains", "maxContains":
+		if _, ok := count(val); !ok {
+			bad("must be a non-negative integer")
+		}
+	case "oneOf", "allOf":
+		if val.Kind != Array || len(val.Items) == 0 {
+			bad("must be a non-empty array of schemas")
+		}
+	case "patternProperties":
+		if val.Kind != Object {
+			bad("must be an object")
+			return
+		}
+		for _, pm := range val.Members {
+			if _, err := regexp.Compile(pm.Name); err != nil {
+				c.errorAt(CodeBadKeywordValue, join(kp, pm.Name), pm.NameOffset, "patternProperties: %q is not a valid regular expression: %v", pm.Name, err)
+			}
+		}
+	case "dependentSchemas", "dependencies", "dependentRequired":
+		if val.Kind != Object {
+			bad("must be an object")
+			return
+		}
+		for _, pm := range val.Members {
+			if m.Name == "dependentSchemas" || pm.Value.Kind != Array {
+				if m.Name == "dependentRequired" {
+					c.errorAt(CodeBadKeywordValue, join(kp, pm.Name), pm.Value.Offset, "%s: each value must be an array of member names", m.Name)
+				}
+				continue
+			}
+			seen := map[string]bool{}
+			for _, item := range pm.Value.Items {
+				if item.Kind != String || seen[item.Str] {
+					c.errorAt(CodeBadKeywordValue, join(kp, pm.Name), item.Offset, "%s: each value must be an array of unique member names", m.Name)
+					break
+				}
+				seen[item.Str] = true
 			}
 		}
 	}

@@ -133,6 +133,14 @@ var checkCases = []struct {
 	{"", `{` + d4 + `"type":"integer","minimum":1,"exclusiveMinimum":1}`, "S203", ""},
 	{"", `{"type":"integer","exclusiveMinimum":true}`, "S203", ""},
 	{"", `{"$schema":1}`, "S203", ""},
+	{"", `{"$defs":{"unused":{"oneOf":[{"pattern":"a"}],"not":{}}}}`, "", ""},
+	{"", `{"$defs":{"unused":{"type":"nope"}}}`, "S203", ""},
+	{"", `{"$defs":{"unused":{"oneOf":[]}}}`, "S203", ""},
+	{"", `{"$defs":{"unused":{"pattern":"(?=a)"}}}`, "S203", ""},
+	{"", `{"$defs":{"unused":{"not":{"minProperties":-1}}}}`, "S203", ""},
+	{"", `{"$defs":{"unused":{"minimum":0,"$ref":"#/nope","x":{"type":1}}}}`, "", ""},
+	{"", `{"contentSchema":{"type":""}}`, "S203", ""},
+	{"", `{` + d7 + `"definitions":{"a":{}},"properties":{"p":{"$ref":"#/definitions/a","oneOf":[]}}}`, "S203", ""},
 
 	// Not schemas.
 	{"", `1`, "S204", ""},
