@@ -1,0 +1,84 @@
+// Package schema2gbnf compiles a JSON Schema into a grammar that a language
+// model cannot leave while it writes: GBNF for llama.cpp. The grammar accepts
+// exactly what a JSON Schema validator accepts, or the schema is refused with
+// typed, located problems.
+//
+// The pipeline, one package per stage:
+//
+//	schema bytes --subsetcheck.Read--> Document --subsetcheck.Check--> Checked
+//	             --compile.Compile--> gbnf.Grammar --String--> GBNF text
+//
+// Compile runs all of it:
+//
+//	g, err := schema2gbnf.Compile(schemaJSON, schema2gbnf.Options{})
+//	if err != nil { ... } // a subsetcheck.ErrorList: errors.As it for codes and positions
+//	fmt.Print(g.GBNF)
+//
+// Compile reads nothing but its argument: no file or network access, no
+// global state; it is safe for concurrent use.
+package schema2gbnf
+
+import (
+	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// Options steer Compile. The zero value is the default: the exact profile,
+// draft 2020-12 unless the schema's "$schema" says otherwise, bounded
+// whitespace, default limits.
+type Options struct {
+	Name         string              // the schema's file name in messages; "schema" when empty
+	Profile      subsetcheck.Profile // subsetcheck.Exact (default) or subsetcheck.Portable
+	DefaultDraft subsetcheck.Draft   // the draft when "$schema" is absent; 0 means 2020-12
+	Whitespace   compile.Whitespace  // compile.Bounded (default) or compile.Compact
+	Limits       subsetcheck.Limits  // zero fields take their defaults
+}
+
+// Grammar is a compiled schema.
+type Grammar struct {
+	GBNF     string                // the grammar text, for llama.cpp
+	Rules    *gbnf.Grammar         // the same grammar as a value: match it, sample it, print it
+	Schema   *subsetcheck.Checked  // the checked schema it was compiled from
+	Warnings subsetcheck.ErrorList // what was accepted but not enforced (annotations, unknown members)
+}
+
+// Compile reads, checks and compiles a schema. On failure the error is a
+// subsetcheck.ErrorList holding every problem found, and no grammar is
+// returned.
+func Compile(schema []byte, opts Options) (*Grammar, error) {
+	checked, err := Check(schema, opts)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := compile.Compile(checked, compile.Options{Whitespace: opts.Whitespace})
+	if err != nil {
+		return nil, err
+	}
+	return &Grammar{
+		GBNF:     rules.String(),
+		Rules:    rules,
+		Schema:   checked,
+		Warnings: checked.Warnings,
+	}, nil
+}
+
+// Check reads a schema and checks it against the profile, without compiling.
+func Check(schema []byte, opts Options) (*subsetcheck.Checked, error) {
+	name := opts.Name
+	if name == "" {
+		name = "schema"
+	}
+	doc, err := subsetcheck.Read(name, schema, opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	return subsetcheck.Check(doc, subsetcheck.Options{
+		Profile:      opts.Profile,
+		DefaultDraft: opts.DefaultDraft,
+		Limits:       opts.Limits,
+	})
+}
+
+// Version is the tool's version, printed by the CLI's --version.
+const Version = "0.1.0"
