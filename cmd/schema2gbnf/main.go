@@ -1,0 +1,21 @@
+// Command schema2gbnf compiles a JSON Schema into a llama.cpp grammar that
+// accepts exactly what a JSON Schema validator accepts, or refuses the schema
+// with every problem, located and coded.
+//
+// Usage:
+//
+//	schema2gbnf [flags] [SCHEMA|-]        compile; the grammar goes to stdout or -o FILE
+//	schema2gbnf check [flags] [SCHEMA|-]  check only
+//	schema2gbnf match GRAMMAR [TEXT|-]    does the grammar accept the whole text?
+//	schema2gbnf -example                  compile the embedded example schema
+//
+// Exit status: 0 ok (accepted), 1 refused (rejected), 2 usage or I/O error.
+package main
+
+import (
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

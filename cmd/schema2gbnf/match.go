@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"unicode/utf8"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+)
+
+// runMatch is "schema2gbnf match GRAMMAR [TEXT|-]": exit 0 when the grammar
+// accepts the whole text, 1 when it does not (saying where the text left the
+// grammar), 2 when the grammar does not parse or a file cannot be read.
+func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) < 1 || len(args) > 2 {
+		fmt.Fprint(stderr, "usage: schema2gbnf match GRAMMAR [TEXT|-]\n")
+		return exitUsage
+	}
+	src, err := os.ReadFile(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
+		return exitUsage
+	}
+	g, err := gbnf.Parse(string(src))
+	if err != nil {
+		fmt.Fprintf(stderr, "%s:%v\n", args[0], err)
+		return exitUsage
+	}
+	m, err := gbnf.NewMatcher(g)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", args[0], err)
+		return exitUsage
+	}
+	path := "-"
+	if len(args) == 2 {
+		path = args[1]
+	}
+	text, name, err := readInput(path, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
+		return exitUsage
+	}
+	r := m.Match(string(text))
+	if r.Accepted {
+		fmt.Fprintln(stdout, "accepted")
+		return exitOK
+	}
+	line, col := lineCol(text, r.Offset)
+	if r.Offset >= len(text) {
+		fmt.Fprintf(stdout, "rejected: %s:%d:%d: the text ends before the grammar is complete\n", name, line, col)
+		return exitRefused
+	}
+	c, _ := utf8.DecodeRune(text[r.Offset:])
+	fmt.Fprintf(stdout, "rejected: %s:%d:%d: the grammar cannot take %q here (byte %d)\n", name, line, col, c, r.Offset)
+	return exitRefused
+}
+
+// lineCol turns a byte offset into a 1-based line and a 1-based column
+// counted in code points.
+func lineCol(text []byte, offset int) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < offset && i < len(text); {
+		c, n := utf8.DecodeRune(text[i:])
+		if c == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += n
+	}
+	return line, col
+}

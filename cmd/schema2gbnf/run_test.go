@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+)
+
+// cli runs the command with args and stdin, and returns its exit code,
+// stdout and stderr.
+func cli(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	return p
+}
+
+// accepts compiles grammar text with our parser and matcher.
+func accepts(t *testing.T, grammar, text string) bool {
+	t.Helper()
+	g, err := gbnf.Parse(grammar)
+	require.NoError(t, err, grammar)
+	m, err := gbnf.NewMatcher(g)
+	require.NoError(t, err)
+	return m.Match(text).Accepted
+}
+
+func TestExitCodes(t *testing.T) {
+	refused := `{"type":"string","pattern":"a+"}`
+	tests := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		inErr string
+	}{
+		{"version", "", []string{"--version"}, exitOK, ""},
+		{"example", "", []string{"-example"}, exitOK, ""},
+		{"stdin", `{"type":"boolean"}`, nil, exitOK, ""},
+		{"stdin dash", `{"type":"boolean"}`, []string{"-"}, exitOK, ""},
+		{"refused", refused, nil, exitRefused, "[S201]"},
+		{"refused json", refused, []string{"-error-format", "json"}, exitRefused, `"code": "S201"`},
+		{"not json", `{"type":`, nil, exitRefused, "[J101]"},
+		{"check ok", `{"type":"boolean"}`, []string{"check"}, exitOK, ""},
+		{"check refused", refused, []string{"check", "-"}, exitRefused, "pattern"},
+		{"unknown flag", "", []string{"-nope"}, exitUsage, "flag provided but not defined"},
+		{"bad profile", "", []string{"-profile", "loose"}, exitUsage, "unknown -profile"},
+		{"bad whitespace", "", []string{"-whitespace", "wide"}, exitUsage, "unknown -whitespace"},
+		{"bad format", "", []string{"-format", "yaml"}, exitUsage, "unknown -format"},
+		{"two schemas", "", []string{"a.json", "b.json"}, exitUsage, "at most one schema"},
+		{"missing file", "", []string{"/nonexistent/schema.json"}, exitUsage, "no such file"},
+		{"match usage", "", []string{"match"}, exitUsage, "usage"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := cli(t, tt.stdin, tt.args...)
+			assert.Equal(t, tt.code, code, "stderr: %s", stderr)
+			assert.Contains(t, stderr, tt.inErr)
+		})
+	}
+}
+
+func TestExampleGrammarAcceptsAReply(t *testing.T) {
+	code, out, stderr := cli(t, "", "-example", "-whitespace", "compact")
+	require.Equal(t, exitOK, code, stderr)
+	assert.True(t, accepts(t, out, `{"category":"bug","priority":2,"summary":"Crash on save","requires_human":false}`))
+	assert.False(t, accepts(t, out, `{"category":"bug","priority":9,"summary":"Crash on save","requires_human":false}`))
+}
+
+func TestLlamaServerFormat(t *testing.T) {
+	code, out, stderr := cli(t, `{"type":"boolean"}`, "-format", "llama-server")
+	require.Equal(t, exitOK, code, stderr)
+	var body map[string]string
+	require.NoError(t, json.Unmarshal([]byte(out), &body))
+	assert.True(t, accepts(t, body["grammar"], "true"))
+}
+
+func TestOutputIsAtomic(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "g.gbnf")
+
+	code, _, stderr := cli(t, `{"type":"boolean"}`, "-o", out)
+	require.Equal(t, exitOK, code, stderr)
+	good, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.True(t, accepts(t, string(good), "false"))
+
+	// A refused schema leaves the earlier grammar as it was, and no temp file.
+	code, _, _ = cli(t, `{"type":"string","pattern":"x"}`, "-o", out)
+	require.Equal(t, exitRefused, code)
+	after, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, good, after)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1)
+
+	// Flags may follow the schema argument.
+	schema := writeTemp(t, "s.json", `{"type":"null"}`)
+	out2 := filepath.Join(dir, "n.gbnf")
+	code, _, stderr = cli(t, "", schema, "-o", out2)
+	require.Equal(t, exitOK, code, stderr)
+	g, err := os.ReadFile(out2)
+	require.NoError(t, err)
+	assert.True(t, accepts(t, string(g), "null"))
+}
+
+func TestMatchVerb(t *testing.T) {
+	grammar := writeTemp(t, "g.gbnf", "root ::= \"{\" [a-z]+ \"}\"\n")
+	text := writeTemp(t, "t.txt", "{abc}")
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		code  int
+		inOut string
+	}{
+		{"file accepted", []string{grammar, text}, "", exitOK, "accepted"},
+		{"stdin accepted", []string{grammar, "-"}, "{x}", exitOK, "accepted"},
+		{"default stdin", []string{grammar}, "{x}", exitOK, "accepted"},
+		{"rejected", []string{grammar, "-"}, "{x1}", exitRefused, "1:3"},
+		{"incomplete", []string{grammar, "-"}, "{x", exitRefused, "ends before"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := cli(t, tt.stdin, append([]string{"match"}, tt.args...)...)
+			assert.Equal(t, tt.code, code, "stderr: %s", stderr)
+			assert.Contains(t, stdout, tt.inOut)
+		})
+	}
+	bad := writeTemp(t, "bad.gbnf", "root ::= \"\\d\"\n")
+	code, _, stderr := cli(t, "", "match", bad, text)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "bad.gbnf:")
+}
