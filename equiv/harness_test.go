@@ -35,6 +35,7 @@ type tally struct {
 	schemas, compiled, refused             int
 	valid, invalid, texts, sampled, engine int
 	modelBugs, failures, skippedLong       int
+	noValid                                []string // compiled schemas the generator found no valid value for
 	refusedBy                              map[subsetcheck.Code]int
 }
 
@@ -55,8 +56,9 @@ func (t *tally) String() string {
 		codes = append(codes, fmt.Sprintf("%s:%d", c, n))
 	}
 	sort.Strings(codes)
-	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; model disagreements %d; failures %d",
-		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.modelBugs, t.failures)
+	sort.Strings(t.noValid)
+	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; model disagreements %d; failures %d; no valid value generated for %d %q",
+		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.modelBugs, t.failures, len(t.noValid), t.noValid)
 }
 
 // outcome is how one schema fared: compiled, or refused with these codes.
@@ -296,7 +298,13 @@ func (r *run) check() {
 	c := r.out.checked
 	gen := NewGenerator(c, r.seed)
 	valid, invalid := gen.Valid(), gen.Invalid()
-	r.tally.add(func(t *tally) { t.valid += len(valid); t.invalid += len(invalid) })
+	r.tally.add(func(t *tally) {
+		t.valid += len(valid)
+		t.invalid += len(invalid)
+		if len(valid) == 0 {
+			t.noValid = append(t.noValid, r.name)
+		}
+	})
 	var canonicals []string
 	for _, v := range valid {
 		text := Compact(v)
