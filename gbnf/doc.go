@@ -7,8 +7,9 @@
 // Print (and Grammar.String) writes a grammar as llama.cpp-compatible text,
 // one "name ::= body" line per rule, in order, escaping only with the escapes
 // llama.cpp knows. Parse reads GBNF text the way llama.cpp's parser does and
-// accepts exactly what it accepts, with a few documented refusals (invalid
-// UTF-8, NUL bytes, token references, and the limits in Limits). Validate
+// accepts exactly what it accepts, with a few documented refusals: invalid
+// UTF-8, NUL bytes, token references, the escape \- (only recent releases
+// know it), {m,n} with n < m, and the limits in Limits. Validate
 // checks what llama.cpp checks when it loads a grammar: a root rule, every
 // referenced rule defined, no left recursion; Parse calls it.
 //

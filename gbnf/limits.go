@@ -3,7 +3,10 @@ package gbnf
 // Limits bound the work Parse does on hostile text. Each limit that is hit
 // ends parsing with an error that names the limit.
 type Limits struct {
-	// MaxBytes is the longest grammar text accepted.
+	// MaxBytes is the longest grammar text accepted. Parsing costs about
+	// 1 KB of short-lived allocation per byte of text (participle builds a
+	// reflective parse tree), so the default keeps a hostile text to a
+	// second or two; compiled grammars are far smaller.
 	MaxBytes int
 	// MaxDepth bounds nesting: each parenthesis group and each postfix
 	// operator (* + ? {m,n}) applied on top of another counts one level.
@@ -20,7 +23,7 @@ type Limits struct {
 
 // DefaultLimits are the limits Parse uses.
 var DefaultLimits = Limits{
-	MaxBytes:  8 << 20,
+	MaxBytes:  1 << 20,
 	MaxDepth:  1000,
 	MaxRepeat: 1999,
 	MaxRules:  100000,

@@ -356,3 +356,36 @@ func TestHostileNesting(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// benchGrammar is a JSON-like grammar of about 100 KB, the size of a large
+// compiled schema.
+func benchGrammar() string {
+	var b strings.Builder
+	b.WriteString("root ::= r0\n")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, "r%d ::= \"{\" space \"\\\"name%d\\\"\" space \":\" space ( string | [0-9]{1,16} ( \".\" [0-9]+ )? | \"null\" ) ( \",\" space r%d )? \"}\" space\n", i, i, i+1)
+	}
+	b.WriteString("r1000 ::= \"[]\"\nstring ::= \"\\\"\" ( [^\"\\\\\\x7F\\x00-\\x1F] | \"\\\\\" ( [\"\\\\bfnrt] | \"u\" [0-9a-fA-F]{4} ) )* \"\\\"\"\nspace ::= | \" \" | \"\\n\" [ \\t]{0,20}\n")
+	return b.String()
+}
+
+func BenchmarkParse(b *testing.B) {
+	text := benchGrammar()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := Parse(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPrint(b *testing.B) {
+	g, err := Parse(benchGrammar())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(g.String())))
+	for b.Loop() {
+		_ = g.String()
+	}
+}
