@@ -121,11 +121,28 @@ func (p *parser) parse() (*Grammar, *Error) {
 	if perr != nil {
 		var pe participle.Error
 		if errors.As(perr, &pe) {
-			return nil, p.errAt(pe.Position().Offset, "%s", pe.Message())
+			off := pe.Position().Offset
+			return nil, p.errAt(off, "%s%s", pe.Message(), syntaxHint(tokens, off))
 		}
 		return nil, &Error{Msg: perr.Error()}
 	}
 	return p.convert(file)
+}
+
+// syntaxHint explains the two surprises of GBNF's newline rule for a
+// syntax error at byte offset off.
+func syntaxHint(tokens []lexer.Token, off int) string {
+	k := sort.Search(len(tokens), func(i int) bool { return tokens[i].Pos.Offset >= off })
+	if k >= len(tokens) {
+		return ""
+	}
+	switch {
+	case tokens[k].Type == tokDefine:
+		return " (a rule body goes on after ::= or | across newlines, so an empty or unfinished body takes in the next rule's name)"
+	case k > 0 && tokens[k-1].Type == tokNL:
+		return " (outside parentheses a newline ends the rule: end the line with | or wrap the body in ( ))"
+	}
+	return ""
 }
 
 // Token types of the lexer that feeds participle.

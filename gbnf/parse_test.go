@@ -100,6 +100,8 @@ var parseCases = []struct{ text, want string }{
 	{"root ::=\n", `root=seq{}`},
 	{"root ::= \"a\"   \n\n\n", `root="a"`},
 	{"root ::= \"a\"\n| \"b\"", `ERR 2:1: unexpected token "|"`},
+	{"root ::= \"a\"\n| \"b\"", `ERR outside parentheses a newline ends the rule`},
+	{"root ::= x\nx ::=\ny ::= \"a\"", `ERR an empty or unfinished body takes in the next rule's name`},
 	{"root ::= \"a\"\n  \"b\"", `ERR 2:3: unexpected token`},
 	{"root\n::= \"a\"", `ERR 1:5: unexpected token`},
 	{"root ::= x\nx ::=\ny ::= \"a\"", `ERR 3:3: unexpected token "::="`},
