@@ -1,6 +1,7 @@
 package equiv
 
 import (
+	"fmt"
 	"math/big"
 	"testing"
 
@@ -147,8 +148,13 @@ func TestStrictJSON(t *testing.T) {
 			t.Errorf("StrictJSON(%q) ok = %v, want %v", c.text, got, c.ok)
 		}
 	}
-	if d := StrictJSON(`{"a":1,"b":{"a":2},"a":3}`).Duplicates; len(d) != 1 || d[0] != "a" {
+	r := StrictJSON(`{"a":1,"b":{"a":2},"a":3}`)
+	if d := r.Duplicates; len(d) != 1 || d[0] != "a" {
 		t.Errorf("duplicates = %q, want [a]", d)
+	}
+	first, last := r.First.(map[string]any), r.Last.(map[string]any)
+	if fmt.Sprint(first["a"], last["a"]) != "1 3" {
+		t.Errorf("readings of a repeated name: first %v, last %v; want 1, 3", first["a"], last["a"])
 	}
 }
 

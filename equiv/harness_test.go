@@ -144,7 +144,6 @@ type run struct {
 	out      outcome
 	compact  *gbnf.Matcher
 	oracle   *oracle
-	declared map[string]bool
 	tally    *tally
 	fails    int
 	engine   []engineCase
@@ -214,41 +213,20 @@ func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
 		r.fail("UNSOUND: accepts a text that is not strict JSON ("+which+" grammar)", text, "accepts", "not JSON: "+sj.Err.Error())
 		return true
 	}
-	for _, d := range sj.Duplicates {
-		if r.declared[d] {
-			r.fail("UNSOUND: accepts a repeated declared property ("+which+" grammar)", text, "accepts", fmt.Sprintf("duplicate %q", d))
-			return true
-		}
-	}
 	if len(sj.Duplicates) > 0 {
-		return true // repeated extra members: outside the claim (DESIGN.md §2)
+		// Repeated names: readers differ on which value wins, so the text
+		// is sound only if both readings are valid (DESIGN.md §2).
+		if !r.oracle.valid(sj.First) || !r.oracle.valid(sj.Last) {
+			r.fail("UNSOUND: accepts repeated names, and a reading of them is invalid ("+which+" grammar)", text, "accepts",
+				fmt.Sprintf("first-wins valid %v, last-wins valid %v, repeated %q", r.oracle.valid(sj.First), r.oracle.valid(sj.Last), sj.Duplicates))
+		}
+		return true
 	}
 	ok, err := r.oracle.verdict(text)
 	if !ok {
 		r.fail("UNSOUND: accepts a value the validator rejects ("+which+" grammar)", text, "accepts", verdictName(ok, err))
 	}
 	return true
-}
-
-// declaredNames collects every declared property name of the schema graph.
-func declaredNames(s *subsetcheck.Schema, seen map[*subsetcheck.Schema]bool, out map[string]bool) {
-	if s == nil || seen[s] {
-		return
-	}
-	seen[s] = true
-	for _, p := range s.Properties {
-		out[p.Name] = true
-		declaredNames(p.Schema, seen, out)
-	}
-	declaredNames(s.AdditionalProperties, seen, out)
-	declaredNames(s.Items, seen, out)
-	declaredNames(s.Ref, seen, out)
-	for _, x := range s.PrefixItems {
-		declaredNames(x, seen, out)
-	}
-	for _, x := range s.AnyOf {
-		declaredNames(x, seen, out)
-	}
 }
 
 // checkSchema builds a schema and, when it compiles, runs the whole
@@ -283,8 +261,7 @@ func checkSchema(t testing.TB, tl *tally, name string, schema []byte, draft subs
 		t.Logf("%s: the oracle cannot compile the schema (%v); skipped", name, err)
 		return out
 	}
-	r := &run{t: t, name: name, schema: schema, seed: seed, out: out, oracle: o, tally: tl, declared: map[string]bool{}}
-	declaredNames(out.checked.Root, map[*subsetcheck.Schema]bool{}, r.declared)
+	r := &run{t: t, name: name, schema: schema, seed: seed, out: out, oracle: o, tally: tl}
 	if gc, err := compile.Compile(out.checked, compile.Options{Whitespace: compile.Compact}); err != nil {
 		t.Errorf("%s: compiles with bounded whitespace but not compact: %v", name, err)
 	} else if r.compact, err = gbnf.NewMatcher(gc); err != nil {

@@ -78,3 +78,6 @@ func (o *oracle) verdict(text string) (bool, error) {
 	}
 	return o.sch.Validate(v) == nil, nil
 }
+
+// valid says whether the oracle accepts an already decoded value.
+func (o *oracle) valid(v any) bool { return o.sch.Validate(v) == nil }

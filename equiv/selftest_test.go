@@ -52,7 +52,7 @@ func TestHarnessCatchesWrongGrammars(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &run{t: rec, name: "selftest", schema: schema, seed: 1, out: out, oracle: o, tally: tl, declared: map[string]bool{}}
+		r := &run{t: rec, name: "selftest", schema: schema, seed: 1, out: out, oracle: o, tally: tl}
 		r.check()
 		found := false
 		for _, e := range rec.errors {

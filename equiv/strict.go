@@ -1,6 +1,7 @@
 package equiv
 
 import (
+	"encoding/json"
 	"fmt"
 	"unicode/utf8"
 )
@@ -13,6 +14,11 @@ const maxStrictDepth = 10000
 type StrictResult struct {
 	Err        error    // nil when the text is one RFC 8259 JSON value (duplicates aside)
 	Duplicates []string // member names that appear twice in one object
+	// First and Last are the text's value, decoded as encoding/json does
+	// (numbers as json.Number), with a repeated name's first or last value
+	// winning: readers differ, so a text with repeats is sound only if the
+	// validator accepts both readings.
+	First, Last any
 }
 
 // StrictJSON checks that text is exactly one RFC 8259 JSON value: UTF-8,
@@ -24,12 +30,12 @@ type StrictResult struct {
 func StrictJSON(text string) StrictResult {
 	p := &strictParser{s: text}
 	p.ws()
-	p.value(0)
+	first, last := p.value(0)
 	p.ws()
 	if p.err == nil && p.i != len(p.s) {
 		p.fail("data after the value")
 	}
-	return StrictResult{Err: p.err, Duplicates: p.dups}
+	return StrictResult{Err: p.err, Duplicates: p.dups, First: first, Last: last}
 }
 
 type strictParser struct {
@@ -63,87 +69,103 @@ func (p *strictParser) peek() byte {
 	return 0
 }
 
-func (p *strictParser) value(depth int) {
+func (p *strictParser) value(depth int) (first, last any) {
 	if p.err != nil {
-		return
+		return nil, nil
 	}
 	if depth > maxStrictDepth {
 		p.fail("nesting too deep")
-		return
+		return nil, nil
 	}
 	switch c := p.peek(); {
 	case c == '{':
 		p.i++
 		p.ws()
-		seen := map[string]bool{}
+		fo, lo := map[string]any{}, map[string]any{}
 		if p.peek() == '}' {
 			p.i++
-			return
+			return fo, lo
 		}
 		for p.err == nil {
 			p.ws()
 			if p.peek() != '"' {
 				p.fail("expected a member name")
-				return
+				break
 			}
 			name := p.str()
-			if seen[name] {
+			_, seen := fo[name]
+			if seen {
 				p.dups = append(p.dups, name)
 			}
-			seen[name] = true
 			p.ws()
 			if p.peek() != ':' {
 				p.fail("expected ':'")
-				return
+				break
 			}
 			p.i++
 			p.ws()
-			p.value(depth + 1)
+			f, l := p.value(depth + 1)
+			if !seen {
+				fo[name] = f
+			}
+			lo[name] = l
 			p.ws()
 			switch p.peek() {
 			case ',':
 				p.i++
 			case '}':
 				p.i++
-				return
+				return fo, lo
 			default:
 				p.fail("expected ',' or '}'")
 			}
 		}
+		return fo, lo
 	case c == '[':
 		p.i++
 		p.ws()
+		fa, la := []any{}, []any{}
 		if p.peek() == ']' {
 			p.i++
-			return
+			return fa, la
 		}
 		for p.err == nil {
 			p.ws()
-			p.value(depth + 1)
+			f, l := p.value(depth + 1)
+			fa, la = append(fa, f), append(la, l)
 			p.ws()
 			switch p.peek() {
 			case ',':
 				p.i++
 			case ']':
 				p.i++
-				return
+				return fa, la
 			default:
 				p.fail("expected ',' or ']'")
 			}
 		}
+		return fa, la
 	case c == '"':
-		p.str()
+		v := p.str()
+		return v, v
 	case c == '-' || c >= '0' && c <= '9':
+		start := p.i
 		p.number()
+		n := json.Number(p.s[start:p.i])
+		return n, n
 	default:
-		for _, w := range []string{"true", "false", "null"} {
-			if len(p.s)-p.i >= len(w) && p.s[p.i:p.i+len(w)] == w {
-				p.i += len(w)
-				return
+		for _, w := range []struct {
+			text string
+			v    any
+		}{{"true", true}, {"false", false}, {"null", nil}} {
+			if len(p.s)-p.i >= len(w.text) && p.s[p.i:p.i+len(w.text)] == w.text {
+				p.i += len(w.text)
+				return w.v, w.v
 			}
 		}
 		p.fail("expected a value")
 	}
+	return nil, nil
 }
 
 func (p *strictParser) digits() int {
