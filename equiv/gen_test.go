@@ -153,7 +153,7 @@ func TestStrictJSON(t *testing.T) {
 		t.Errorf("duplicates = %q, want [a]", d)
 	}
 	first, last := r.First.(map[string]any), r.Last.(map[string]any)
-	if fmt.Sprint(first["a"], last["a"]) != "1 3" {
+	if fmt.Sprintf("%v %v", first["a"], last["a"]) != "1 3" {
 		t.Errorf("readings of a repeated name: first %v, last %v; want 1, 3", first["a"], last["a"])
 	}
 }

@@ -137,16 +137,16 @@ func build(t testing.TB, name string, schema []byte, draft subsetcheck.Draft) (o
 
 // run is the equivalence check of one compiled schema.
 type run struct {
-	t        testing.TB
-	name     string
-	schema   []byte
-	seed     uint64
-	out      outcome
-	compact  *gbnf.Matcher
-	oracle   *oracle
-	tally    *tally
-	fails    int
-	engine   []engineCase
+	t       testing.TB
+	name    string
+	schema  []byte
+	seed    uint64
+	out     outcome
+	compact *gbnf.Matcher
+	oracle  *oracle
+	tally   *tally
+	fails   int
+	engine  []engineCase
 }
 
 // engineCase is a text and our matcher's verdict, for llama.cpp to repeat.
