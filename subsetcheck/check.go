@@ -257,9 +257,23 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 					c.errorAt(CodeUnknownDraft, kp, val.Offset, "a subschema may not switch dialects (the root is %s); remove this $schema", c.draft)
 				}
 			}
-		case "$id", "id", "$comment", "$anchor", "$dynamicAnchor", "title", "description", "contentMediaType", "contentEncoding":
+		case "$comment", "title", "description", "contentMediaType", "contentEncoding":
 			if val.Kind != String {
 				bad("must be a string")
+			}
+		case "$id", "id":
+			if val.Kind != String || !uriReference(val.Str) {
+				bad("must be a URI reference")
+			} else if _, frag, _ := strings.Cut(val.Str, "#"); c.draft >= Draft2019 && frag != "" {
+				bad("may not have a fragment in %s; use $anchor for a name", c.draft)
+			}
+		case "$anchor", "$dynamicAnchor":
+			re := anchor2020
+			if c.draft == Draft2019 {
+				re = anchor2019
+			}
+			if val.Kind != String || !re.MatchString(val.Str) {
+				bad("must be a name matching %s", re)
 			}
 		case "format":
 			if val.Kind != String {
@@ -282,8 +296,8 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 		case "default", "contentSchema":
 			// Any value; contentSchema is an annotation and not walked.
 		case "$ref":
-			if val.Kind != String {
-				bad("must be a string")
+			if val.Kind != String || !uriReference(val.Str) {
+				bad("must be a URI reference (a string)")
 				continue
 			}
 			if ctx.embedded {
@@ -676,8 +690,8 @@ func (c *checker) buildRefOnly(s *Schema, v *Value, ctx buildContext) {
 		kp := join(s.Pointer, m.Name)
 		switch {
 		case m.Name == "$ref":
-			if m.Value.Kind != String {
-				c.errorAt(CodeBadKeywordValue, kp, m.Value.Offset, "$ref: must be a string")
+			if m.Value.Kind != String || !uriReference(m.Value.Str) {
+				c.errorAt(CodeBadKeywordValue, kp, m.Value.Offset, "$ref: must be a URI reference (a string)")
 			} else if ctx.embedded {
 				c.errorAt(CodeRemoteRef, kp, m.Value.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to definitions of the root and drop its $id")
 			} else {
@@ -1158,4 +1172,20 @@ func (c *checker) member(v *Value, name string) *Value {
 		c.index[v] = idx
 	}
 	return idx[name]
+}
+
+// The names $anchor and $dynamicAnchor may take, per the meta-schemas.
+var (
+	anchor2019 = regexp.MustCompile(`^[A-Za-z][-A-Za-z0-9.:_]*$`)
+	anchor2020 = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
+)
+
+// uriReference reports whether s is a URI reference as validators judge
+// the meta-schema's "uri-reference" format.
+func uriReference(s string) bool {
+	if strings.Contains(s, `\`) {
+		return false
+	}
+	_, err := url.Parse(s)
+	return err == nil
 }

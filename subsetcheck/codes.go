@@ -36,7 +36,7 @@ const (
 
 	// Limits.
 	CodeInputTooLarge  Code = "L501" // Limits.MaxInputBytes
-	CodeTooDeep        Code = "L502" // Limits.MaxDepth
+	CodeTooDeep        Code = "L502" // Limits.MaxDepth, or Limits.MaxNestedBytes
 	CodeNumberTooLarge Code = "L503" // a number's exponent or digits pass Limits.MaxNumberDigits
 	CodeTooManySchemas Code = "L504" // more subschemas than Limits.MaxSubschemas
 )
@@ -72,7 +72,7 @@ var CodeTable = []CodeInfo{
 	{CodeNotExactlyCompilable, "A combination of admitted keywords that the compiler cannot enforce exactly.", "The message says which; simplify the schema."},
 	{CodeGrammarTooLarge, "The grammar would pass a size limit.", "Lower large bounds (maxLength, maxItems) or raise the limit."},
 	{CodeInputTooLarge, "The input is larger than Limits.MaxInputBytes (default 16 MiB).", "Split the schema or raise the limit."},
-	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (default 512).", "Flatten the document, for example with $ref to $defs."},
+	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (default 512), or the text's bytes times their nesting depth pass Limits.MaxNestedBytes (default 256 MiB), which bounds the reader's work.", "Flatten the document, for example with $ref to $defs."},
 	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (default 10,000).", "Write a smaller number or raise the limit."},
 	{CodeTooManySchemas, "The schema holds more subschemas than Limits.MaxSubschemas (default 100,000).", "Share subschemas through $ref, or raise the limit."},
 }

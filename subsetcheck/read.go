@@ -19,6 +19,7 @@ var DefaultLimits = Limits{
 	MaxDepth:        512,
 	MaxNumberDigits: 10000,
 	MaxSubschemas:   100000,
+	MaxNestedBytes:  256 << 20,
 }
 
 // withDefaults fills the zero fields of l from DefaultLimits.
@@ -34,6 +35,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxSubschemas <= 0 {
 		l.MaxSubschemas = DefaultLimits.MaxSubschemas
+	}
+	if l.MaxNestedBytes <= 0 {
+		l.MaxNestedBytes = DefaultLimits.MaxNestedBytes
 	}
 	return l
 }
@@ -107,6 +111,7 @@ func (d *Document) problem(code Code, pointer string, offset int, format string,
 // JSON Pointer of a syntax error.
 type frame struct {
 	object   bool
+	start    int    // offset of the opening bracket
 	index    int    // arrays: index of the current item
 	keyStart int    // objects: offset of the current member name's quote, -1 before the first
 	keyEnd   int    // objects: offset just past the closing quote
@@ -122,6 +127,19 @@ type scanner struct {
 	stack      []frame
 	problems   ErrorList
 	rootOffset int
+	nested     int // sum of the sizes of all containers: bytes times their depth
+}
+
+// close pops a container and counts its bytes towards Limits.MaxNestedBytes:
+// building the tree with gjson reads each container once per level above it.
+func (s *scanner) close() {
+	top := s.stack[len(s.stack)-1]
+	s.stack = s.stack[:len(s.stack)-1]
+	s.nested += s.pos - top.start
+	if s.nested > s.lim.MaxNestedBytes {
+		s.add(CodeTooDeep, top.start, "the text is too deeply nested for its size: its bytes times their depth pass %d (Limits.MaxNestedBytes); flatten the document", s.lim.MaxNestedBytes)
+		panic(errSyntax{})
+	}
 }
 
 // errSyntax stops the scan: after a syntax error nothing later is reliable.
@@ -209,7 +227,7 @@ func (s *scanner) scan() {
 			c := s.data[s.pos]
 			if top.object && c == '}' || !top.object && c == ']' {
 				s.pos++
-				s.stack = s.stack[:len(s.stack)-1]
+				s.close()
 				continue
 			}
 			if c != ',' {
@@ -233,7 +251,7 @@ func (s *scanner) open(object bool) {
 		s.add(CodeTooDeep, s.pos, "values are nested more than %d deep (Limits.MaxDepth); flatten the document, for example with $ref to $defs", s.lim.MaxDepth)
 		panic(errSyntax{})
 	}
-	s.stack = append(s.stack, frame{object: object, keyStart: -1})
+	s.stack = append(s.stack, frame{object: object, start: s.pos, keyStart: -1})
 	s.pos++
 }
 
@@ -267,7 +285,7 @@ func (s *scanner) value() {
 			s.skipSpace()
 			if s.pos < len(s.data) && s.data[s.pos] == '}' {
 				s.pos++
-				s.stack = s.stack[:len(s.stack)-1]
+				s.close()
 				return
 			}
 			s.memberName(&s.stack[len(s.stack)-1])
@@ -277,7 +295,7 @@ func (s *scanner) value() {
 			s.skipSpace()
 			if s.pos < len(s.data) && s.data[s.pos] == ']' {
 				s.pos++
-				s.stack = s.stack[:len(s.stack)-1]
+				s.close()
 				return
 			}
 			continue

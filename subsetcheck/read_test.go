@@ -81,6 +81,7 @@ func TestReadAcceptsAndRefuses(t *testing.T) {
 		{strings.Repeat("[", 512) + strings.Repeat("]", 512), ""},
 		{strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000), "L502"},
 		{strings.Repeat("1", 10001), "L503"},
+		{strings.Repeat(`[`, 500) + `"` + strings.Repeat("a", 1<<20) + `"` + strings.Repeat(`]`, 500), "L502"},
 	}
 	for _, tt := range tests {
 		_, err := Read("t.json", []byte(tt.in), Limits{})
@@ -94,10 +95,26 @@ func TestReadAcceptsAndRefuses(t *testing.T) {
 	}
 }
 
-func TestReadInputLimit(t *testing.T) {
-	_, err := Read("t", []byte(`[1,2,3]`), Limits{MaxInputBytes: 3})
-	if got := codesOf(err); got != "L501" {
-		t.Fatalf("got %q", got)
+func TestReadLimits(t *testing.T) {
+	tests := []struct {
+		in   string
+		lim  Limits
+		want string
+	}{
+		{`[1,2,3]`, Limits{MaxInputBytes: 3}, "L501"},
+		{`[[1]]`, Limits{MaxDepth: 1}, "L502"},
+		{`[[1]]`, Limits{MaxDepth: 2}, ""},
+		{`[[1,2,3,4]]`, Limits{MaxNestedBytes: 19}, "L502"},
+		{`[[1,2,3,4]]`, Limits{MaxNestedBytes: 20}, ""},
+		{`12345`, Limits{MaxNumberDigits: 4}, "L503"},
+		{`1e5`, Limits{MaxNumberDigits: 4}, "L503"},
+		{`1e4`, Limits{MaxNumberDigits: 4}, ""},
+	}
+	for _, tt := range tests {
+		_, err := Read("t", []byte(tt.in), tt.lim)
+		if got := codesOf(err); got != tt.want {
+			t.Errorf("Read(%s, %+v) = %q, want %q", tt.in, tt.lim, got, tt.want)
+		}
 	}
 }
 

@@ -41,6 +41,7 @@ type Limits struct {
 	MaxDepth        int // nesting depth of JSON values (L502)
 	MaxNumberDigits int // digits of a number, and magnitude of its exponent (L503)
 	MaxSubschemas   int // subschemas one schema may hold (L504)
+	MaxNestedBytes  int // bytes times their nesting depth, the reader's work (L502)
 }
 
 // Type is a set of JSON Schema types, as a bit set.
