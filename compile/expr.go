@@ -25,7 +25,7 @@ func isEpsilon(e gbnf.Expr) bool {
 // seq is the concatenation of items: nil if any item is nil, flattened,
 // without empty sequences, adjacent literals joined.
 func seq(items ...gbnf.Expr) gbnf.Expr {
-	var out []gbnf.Expr
+	out := make([]gbnf.Expr, 0, len(items)+2)
 	for _, it := range items {
 		if it == nil {
 			return nil
@@ -60,7 +60,7 @@ func appendItem(out []gbnf.Expr, x gbnf.Expr) []gbnf.Expr {
 // alt is the union of items: nil items dropped, nested unions flattened,
 // nil when nothing is left.
 func alt(items ...gbnf.Expr) gbnf.Expr {
-	var out []gbnf.Expr
+	out := make([]gbnf.Expr, 0, len(items))
 	for _, it := range items {
 		if it == nil {
 			continue

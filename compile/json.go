@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -72,18 +73,29 @@ func (cp *compiler) hex() gbnf.Expr {
 // rawChars is the class of code points a string may hold unescaped, minus
 // the sorted runes in except.
 func rawChars(except []rune) gbnf.Expr {
-	rs := []rune{'"', '\\', 0xFFFD}
+	rs := make([]rune, 0, len(notRaw)+len(except))
+	rs = append(append(rs, notRaw...), except...)
+	slices.Sort(rs)
+	c := class(true, rs...)
+	// Surrogates are never characters; llama.cpp may decode CESU-8 bytes to them.
+	i := 0
+	for i < len(c.Ranges) && c.Ranges[i].Lo < 0xD800 {
+		i++
+	}
+	c.Ranges = slices.Insert(c.Ranges, i, gbnf.Range{Lo: 0xD800, Hi: 0xDFFF})
+	return c
+}
+
+// notRaw lists the code points a string never holds unescaped, besides
+// surrogates: controls, `"`, `\` and U+FFFD (what llama.cpp makes of
+// invalid UTF-8).
+var notRaw = func() []rune {
+	var rs []rune
 	for r := rune(0); r < 0x20; r++ {
 		rs = append(rs, r)
 	}
-	rs = append(rs, except...)
-	sort.Slice(rs, func(i, j int) bool { return rs[i] < rs[j] })
-	c := class(true, rs...)
-	// Surrogates can never be characters; llama.cpp may decode CESU-8 bytes to them.
-	c.Ranges = append(c.Ranges, gbnf.Range{Lo: 0xD800, Hi: 0xDFFF})
-	sort.Slice(c.Ranges, func(i, j int) bool { return c.Ranges[i].Lo < c.Ranges[j].Lo })
-	return c
-}
+	return append(rs, '"', '\\', 0xFFFD)
+}()
 
 // number is any JSON number.
 func (cp *compiler) number() gbnf.Expr {
