@@ -21,10 +21,28 @@ type Limits struct {
 	MaxRules int
 }
 
-// DefaultLimits are the limits Parse uses.
+// DefaultLimits are the limits Parse uses; ParseWithLimits takes them for
+// zero fields.
 var DefaultLimits = Limits{
 	MaxBytes:  1 << 20,
 	MaxDepth:  1000,
 	MaxRepeat: 1999,
 	MaxRules:  100000,
+}
+
+// withDefaults fills zero fields from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	if l.MaxBytes == 0 {
+		l.MaxBytes = DefaultLimits.MaxBytes
+	}
+	if l.MaxDepth == 0 {
+		l.MaxDepth = DefaultLimits.MaxDepth
+	}
+	if l.MaxRepeat == 0 {
+		l.MaxRepeat = DefaultLimits.MaxRepeat
+	}
+	if l.MaxRules == 0 {
+		l.MaxRules = DefaultLimits.MaxRules
+	}
+	return l
 }

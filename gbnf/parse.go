@@ -59,13 +59,16 @@ func Parse(text string) (*Grammar, error) {
 
 // ParseWithLimits is Parse with caller-chosen limits.
 //
+// A zero field in lim means the default.
+//
 // Where it departs from llama.cpp, it refuses: text that is not valid UTF-8
 // or holds a NUL byte (llama.cpp decodes the first leniently and stops
 // reading at the second), token references <...> and negation ! (they need a
-// model vocabulary), and anything over a limit. Validate is stricter than
-// llama.cpp in two corners, see there.
+// model vocabulary), the escape \- (only recent releases accept it),
+// {m,n} with n < m (releases disagree on it), and anything over a limit.
+// Validate is stricter than llama.cpp in two corners, see there.
 func ParseWithLimits(text string, lim Limits) (*Grammar, error) {
-	p := &parser{text: text, lim: lim}
+	p := &parser{text: text, lim: lim.withDefaults()}
 	g, err := p.parse()
 	if err != nil {
 		return nil, ErrorList{err}

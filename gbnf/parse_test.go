@@ -340,6 +340,9 @@ func TestLimits(t *testing.T) {
 	if _, err := ParseWithLimits(`root ::= (("a")) ("a")?`, small); err != nil {
 		t.Error(err)
 	}
+	if _, err := ParseWithLimits(`root ::= "a"{1999}`, Limits{}); err != nil {
+		t.Errorf("zero Limits should mean the defaults: %v", err)
+	}
 }
 
 // TestHostileNesting: deep nesting ends in a named error, not a stack overflow.
