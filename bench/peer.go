@@ -17,12 +17,13 @@ type PeerRecord struct {
 
 	// Decoding cost, over texts sampled from our compact grammar (valid
 	// values, canonical spelling) that both grammars accept in llama.cpp.
-	Texts        int     `json:"texts"`                   // texts sampled
-	OursAccepted int     `json:"ours_accepted"`           // by llama.cpp with our grammar
-	Common       int     `json:"common"`                  // accepted by both grammars
-	CommonBytes  int     `json:"common_bytes"`            // their total length
-	OursCheckUs  float64 `json:"ours_check_us,omitempty"` // llama.cpp, one pass over the common texts
-	PeerCheckUs  float64 `json:"peer_check_us,omitempty"`
+	Texts          int     `json:"texts"`                     // texts sampled
+	SampleRejected int     `json:"sample_rejected,omitempty"` // sampled texts our matcher rejects: a bug
+	OursAccepted   int     `json:"ours_accepted"`             // by llama.cpp with our grammar
+	Common         int     `json:"common"`                    // accepted by both grammars
+	CommonBytes    int     `json:"common_bytes"`              // their total length
+	OursCheckUs    float64 `json:"ours_check_us,omitempty"`   // llama.cpp, one pass over the common texts
+	PeerCheckUs    float64 `json:"peer_check_us,omitempty"`
 
 	// Matcher throughput on our grammar, over the texts llama.cpp accepts with it.
 	MatchBytes   int     `json:"match_bytes"`
@@ -93,7 +94,7 @@ func PeerTables(recs []PeerRecord) string {
 
 	var oursUs, peerUs, convUs, usRatio, oursLoad, peerLoad, oursBytes, peerBytes, bytesRatio, oursRules, peerRules []float64
 	var decodeRatio []float64
-	var texts, oursOK, common, disagree int
+	var texts, oursOK, common, disagree, sampleRejected int
 	var goBytes, goUs, llamaUs float64
 	var matchRatio []float64
 	slower := 0
@@ -102,6 +103,7 @@ func PeerTables(recs []PeerRecord) string {
 			texts += r.Texts
 			oursOK += r.OursAccepted
 			disagree += r.Disagree
+			sampleRejected += r.SampleRejected
 			if r.GoMatchUs > 0 && r.LlamaMatchUs > 0 {
 				goBytes += float64(r.MatchBytes)
 				goUs += r.GoMatchUs
@@ -152,8 +154,9 @@ func PeerTables(recs []PeerRecord) string {
 		"%d schemas, median %.2f, p90 %.2f, max %.2f; ours slower on %d (%s).\n",
 		d.N, d.Median, d.P90, d.Max, slower, pct(slower, d.N))
 	fmt.Fprintf(&b, "Texts: %d sampled from our compact grammars; llama.cpp accepts %d with our grammar; "+
-		"%d of those (schemas both compile) the peer's grammar also accepts. Go matcher vs llama.cpp disagreements: %d.\n",
-		texts, oursOK, common, disagree)
+		"%d of those (schemas both compile) the peer's grammar also accepts. Go matcher vs llama.cpp disagreements: %d; "+
+		"sampled texts our matcher rejects (left out): %d.\n",
+		texts, oursOK, common, disagree, sampleRejected)
 	if goUs > 0 && llamaUs > 0 {
 		m := Summarize(matchRatio)
 		fmt.Fprintf(&b, "Matcher throughput on our grammars (same texts): Go matcher %.2f MB/s, llama.cpp engine %.2f MB/s "+

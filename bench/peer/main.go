@@ -169,9 +169,17 @@ func (r *runner) texts(rec *bench.PeerRecord, data []byte, ours *schema2gbnf.Gra
 		if err != nil {
 			return err
 		}
-		w := newWalker(compact.Rules, 1)
+		s, err := gbnf.NewSampler(compact.Rules, 1)
+		if err != nil {
+			return err
+		}
 		for try := 0; try < 4*r.nTexts && len(texts) < r.nTexts; try++ {
-			if t, ok := w.sample(r.maxRunes); ok && m.Match(t).Accepted {
+			t, ok := s.Sample(r.maxRunes)
+			switch {
+			case !ok:
+			case !m.Match(t).Accepted: // the sampler and the matcher disagree: a bug, and not a valid text
+				rec.SampleRejected++
+			default:
 				texts = append(texts, t)
 			}
 		}
