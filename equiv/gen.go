@@ -273,6 +273,14 @@ func (g *Generator) integers(s *subsetcheck.Schema, valid bool) []*subsetcheck.V
 		if i == 5 && n.Sign() != 0 {
 			out = append(out, vNum(n.String()+"0e-1"), vNum(n.String()+"E0"))
 		}
+		if !valid {
+			// The same number out of range in other spellings: a grammar
+			// that admits exponents must bound their value too.
+			out = append(out, vNum(n.String()+".0"), vNum(n.String()+"e0"), vNum(n.String()+"0E-1"))
+			if n.Sign() != 0 {
+				out = append(out, vNum(n.String()+"e1"))
+			}
+		}
 		if n.Sign() == 0 && valid {
 			out = append(out, vNum("-0"), vNum("0.000"), vNum("0e5"), vNum("1e30"), vNum("100e-2"), vNum("-12345678901234567890123"))
 		}

@@ -170,11 +170,14 @@ type Spelling struct {
 	// grammar that keeps extra members away from declared names must do
 	// so for every spelling of the name, not just the literal one.
 	EscapedNames bool
+	// EscapedStrings does the same for every string value: "\u0061" is
+	// one code point however many bytes spell it.
+	EscapedStrings bool
 }
 
 // Spellings are the ways each invalid value is written: a grammar must
 // reject the value in all of them.
-var Spellings = []Spelling{{}, {Spaced: true}, {Reversed: true}, {Escaped: true}, {Spaced: true, Reversed: true}, {EscapedNames: true}}
+var Spellings = []Spelling{{}, {Spaced: true}, {Reversed: true}, {Escaped: true}, {Spaced: true, Reversed: true}, {EscapedNames: true}, {EscapedStrings: true}}
 
 // Compact writes v as compact JSON in member order with minimal escapes.
 func Compact(v *subsetcheck.Value) string { return Text(v, Spelling{}) }
@@ -195,7 +198,11 @@ func writeValue(b *strings.Builder, v *subsetcheck.Value, sp Spelling, indent in
 	case subsetcheck.Number:
 		b.WriteString(v.Num)
 	case subsetcheck.String:
-		writeString(b, v.Str, sp.Escaped)
+		if sp.EscapedStrings {
+			writeAllEscaped(b, v.Str)
+		} else {
+			writeString(b, v.Str, sp.Escaped)
+		}
 	case subsetcheck.Array:
 		b.WriteByte('[')
 		for i, it := range v.Items {
