@@ -51,7 +51,7 @@ const (
 	MaxRepeatCount = 100
 	// MaxMeets bounds the schemas created by combining a schema's keywords
 	// with its $ref target or anyOf branches (C402 beyond it).
-	MaxMeets = 10000
+	MaxMeets = 2000
 	// MaxAlternatives bounds the alternatives one schema expands into: $ref
 	// and anyOf beside other keywords multiply (a chain of k two-branch
 	// anyOfs has 2^k combinations), C402 beyond it.
@@ -104,8 +104,9 @@ type compiler struct {
 
 	expanding map[*subsetcheck.Schema]bool // schemas being expanded inline
 	expanded  map[*subsetcheck.Schema][]alternative
-	meets     map[[2]*subsetcheck.Schema]*subsetcheck.Schema
-	nMeets    int
+	meets     map[string]*subsetcheck.Schema                // conjunctions, by the set of their parts
+	parts     map[*subsetcheck.Schema][]*subsetcheck.Schema // the parts of each conjunction
+	ids       map[*subsetcheck.Schema]int                   // order of first sight, for set keys
 
 	errs  subsetcheck.ErrorList
 	cause string // first reason a required part admitted no value
@@ -121,7 +122,9 @@ func newCompiler(c *subsetcheck.Checked, opts Options) *compiler {
 		helper:    map[string]string{},
 		expanding: map[*subsetcheck.Schema]bool{},
 		expanded:  map[*subsetcheck.Schema][]alternative{},
-		meets:     map[[2]*subsetcheck.Schema]*subsetcheck.Schema{},
+		meets:     map[string]*subsetcheck.Schema{},
+		parts:     map[*subsetcheck.Schema][]*subsetcheck.Schema{},
+		ids:       map[*subsetcheck.Schema]int{},
 	}
 	if cp.maxRules <= 0 {
 		cp.maxRules = DefaultMaxRules

@@ -3,6 +3,9 @@ package compile
 import (
 	"fmt"
 	"math/big"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
@@ -278,28 +281,79 @@ func tighter(a, b *subsetcheck.Bound, dir int) *subsetcheck.Bound {
 }
 
 // conj is a schema accepting what both x and y accept (nil: any value),
-// written with existing fields ($ref x, anyOf [y]) so that it compiles and
-// validates like any other; one per pair, so recursive meets stay finite.
+// written with existing fields ($ref first part, anyOf [the rest]) so that
+// it compiles and validates like any other. A conjunction is kept as the set
+// of its parts, one schema per set: the meet of a conjunction with one of
+// its parts is itself, so meets of recursive schemas stay finite.
 func (cp *compiler) conj(x, y *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
+	x, y = target(x), target(y)
 	switch {
 	case isTrue(x) || y != nil && y.False:
 		return y, true
 	case isTrue(y) || x == y || x.False:
 		return x, true
 	}
-	key := [2]*subsetcheck.Schema{x, y}
+	parts := append([]*subsetcheck.Schema(nil), cp.partsOf(x)...)
+	for _, p := range cp.partsOf(y) {
+		if !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	return cp.conjOf(parts)
+}
+
+// partsOf is the set of schemas a conjunction was made of; s alone otherwise.
+func (cp *compiler) partsOf(s *subsetcheck.Schema) []*subsetcheck.Schema {
+	if p, ok := cp.parts[s]; ok {
+		return p
+	}
+	return []*subsetcheck.Schema{s}
+}
+
+// conjOf is the one schema for the conjunction of parts (two or more).
+func (cp *compiler) conjOf(parts []*subsetcheck.Schema) (*subsetcheck.Schema, bool) {
+	if len(parts) == 1 {
+		return parts[0], true
+	}
+	key := cp.setKey(parts)
 	if s, ok := cp.meets[key]; ok {
 		return s, true
 	}
-	cp.nMeets++
-	if cp.nMeets > MaxMeets {
-		cp.problem(x, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
+	if len(cp.meets) >= MaxMeets {
+		cp.problem(parts[0], subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
 			"combining this schema with $ref targets and anyOf branches needs more than %d merged schemas (MaxMeets); "+
 				"move sibling keywords into every anyOf branch", MaxMeets))
 		return nil, false
 	}
+	rest, ok := cp.conjOf(parts[1:])
+	if !ok {
+		return nil, false
+	}
+	x := parts[0]
 	s := &subsetcheck.Schema{Pointer: x.Pointer, Node: x.Node, Types: subsetcheck.AllTypes, MaxItems: -1, MaxLength: -1,
-		Ref: x, AnyOf: []*subsetcheck.Schema{y}}
+		Ref: x, AnyOf: []*subsetcheck.Schema{rest}}
 	cp.meets[key] = s
+	cp.parts[s] = parts
 	return s, true
+}
+
+// setKey names a set of schemas independently of order, by the number each
+// schema got when first seen (deterministic, unlike addresses).
+func (cp *compiler) setKey(parts []*subsetcheck.Schema) string {
+	ids := make([]int, len(parts))
+	for i, p := range parts {
+		id, ok := cp.ids[p]
+		if !ok {
+			id = len(cp.ids)
+			cp.ids[p] = id
+		}
+		ids[i] = id
+	}
+	slices.Sort(ids)
+	var b strings.Builder
+	for _, id := range ids {
+		b.WriteString(strconv.Itoa(id))
+		b.WriteByte(',')
+	}
+	return b.String()
 }
