@@ -366,11 +366,12 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 					c.errorAt(CodeRefusedKeyword, kp, m.NameOffset, "items as an array of schemas is %s; use a single schema", notPortable)
 					continue
 				}
+				if len(val.Items) == 0 {
+					bad("an items array must not be empty; write a single schema instead")
+					continue
+				}
 				itemsArray = true
 				s.PrefixItems = c.schemaList(kp, val, ctx, bad)
-				if s.PrefixItems == nil {
-					s.PrefixItems = []*Schema{}
-				}
 				continue
 			}
 			s.Items = c.build(kp, val, ctx.child())
