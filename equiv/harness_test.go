@@ -137,16 +137,17 @@ func build(t testing.TB, name string, schema []byte, draft subsetcheck.Draft) (o
 
 // run is the equivalence check of one compiled schema.
 type run struct {
-	t       testing.TB
-	name    string
-	schema  []byte
-	seed    uint64
-	out     outcome
-	compact *gbnf.Matcher
-	oracle  *oracle
-	tally   *tally
-	fails   int
-	engine  []engineCase
+	t              testing.TB
+	name           string
+	schema         []byte
+	seed           uint64
+	out            outcome
+	compact        *gbnf.Matcher
+	compactGrammar *gbnf.Grammar
+	oracle         *oracle
+	tally          *tally
+	fails          int
+	engine         []engineCase
 }
 
 // engineCase is a text and our matcher's verdict, for llama.cpp to repeat.
@@ -262,10 +263,13 @@ func checkSchema(t testing.TB, tl *tally, name string, schema []byte, draft subs
 		return out
 	}
 	r := &run{t: t, name: name, schema: schema, seed: seed, out: out, oracle: o, tally: tl}
-	if gc, err := compile.Compile(out.checked, compile.Options{Whitespace: compile.Compact}); err != nil {
+	gc, err := compile.Compile(out.checked, compile.Options{Whitespace: compile.Compact})
+	if err != nil {
 		t.Errorf("%s: compiles with bounded whitespace but not compact: %v", name, err)
-	} else if r.compact, err = gbnf.NewMatcher(gc); err != nil {
+	} else if mc, err := gbnf.NewMatcher(gc); err != nil {
 		t.Errorf("%s: compact grammar does not load in our matcher: %v", name, err)
+	} else {
+		r.compact, r.compactGrammar = mc, gc
 	}
 	r.check()
 	return out

@@ -56,26 +56,35 @@ func (r *run) engineCheck() {
 			}
 		}
 	}
-	e := interop.Shared(r.t)
-	lg, err := e.Load(r.out.grammar.String())
-	if err != nil {
-		r.fail("ENGINE: llama.cpp refuses the grammar: "+err.Error(), "", "loads", "-")
-		return
-	}
-	defer lg.Close()
 	texts := make([]string, len(picked))
 	for i, c := range picked {
 		texts[i] = c.text
 	}
+	e := interop.Shared(r.t)
+	r.engineAgrees(e, "bounded", r.out.grammar, texts, func(i int) bool { return picked[i].accepted })
+	if r.compactGrammar != nil && r.compact != nil {
+		r.engineAgrees(e, "compact", r.compactGrammar, texts, func(i int) bool { return r.compact.Accepts(texts[i]) })
+	}
+}
+
+// engineAgrees loads g into llama.cpp and compares its verdicts on texts
+// with ours.
+func (r *run) engineAgrees(e *interop.Engine, which string, g *gbnf.Grammar, texts []string, ours func(int) bool) {
+	lg, err := e.Load(g.String())
+	if err != nil {
+		r.fail("ENGINE: llama.cpp refuses the "+which+" grammar: "+err.Error(), "", "loads", "-")
+		return
+	}
+	defer lg.Close()
 	got, err := lg.Accepts(texts)
 	if err != nil {
 		r.fail("ENGINE: "+err.Error(), "", "-", "-")
 		return
 	}
 	r.tally.add(func(t *tally) { t.engine += len(texts) })
-	for i, c := range picked {
-		if got[i] != c.accepted {
-			r.fail("ENGINE DISAGREES: llama.cpp "+verdictName(got[i], nil)+" (shown as oracle)", c.text, verdictName(c.accepted, nil), "llama.cpp "+verdictName(got[i], nil))
+	for i := range texts {
+		if want := ours(i); got[i] != want {
+			r.fail("ENGINE DISAGREES ("+which+" grammar); the oracle line shows llama.cpp", texts[i], verdictName(want, nil), "llama.cpp "+verdictName(got[i], nil))
 		}
 	}
 }
