@@ -120,16 +120,49 @@ func (p *parser) parse() (*Grammar, *Error) {
 	if err != nil {
 		return nil, err
 	}
-	file, perr := grammarParser.ParseFromLexer(mustUpgrade(tokens))
-	if perr != nil {
-		var pe participle.Error
-		if errors.As(perr, &pe) {
-			off := pe.Position().Offset
-			return nil, p.errAt(off, "%s%s", pe.Message(), syntaxHint(tokens, off))
+	// participle keeps a lot of bookkeeping per token until the whole input
+	// is parsed, so it reads one rule at a time; llama.cpp's rules are
+	// independent once the newline that ends each one is found.
+	g := &Grammar{}
+	for _, chunk := range ruleChunks(tokens) {
+		file, perr := grammarParser.ParseFromLexer(mustUpgrade(chunk))
+		if perr != nil {
+			var pe participle.Error
+			if errors.As(perr, &pe) {
+				off := pe.Position().Offset
+				return nil, p.errAt(off, "%s%s", pe.Message(), syntaxHint(tokens, off))
+			}
+			return nil, &Error{Msg: perr.Error()}
 		}
-		return nil, &Error{Msg: perr.Error()}
+		if err := p.convert(g, file); err != nil {
+			return nil, err
+		}
 	}
-	return p.convert(file)
+	return g, nil
+}
+
+// ruleChunks splits the tokens after each newline that ends a rule: one
+// outside parentheses (the lexer drops the others) that does not follow
+// ::= or |. Each chunk ends with an EOF token placed where the next begins.
+func ruleChunks(tokens []lexer.Token) [][]lexer.Token {
+	var chunks [][]lexer.Token
+	start := 0
+	var prev *lexer.Token // last token that is not a newline
+	for i := range tokens {
+		t := &tokens[i]
+		if t.Type != tokNL {
+			prev = t
+			continue
+		}
+		if prev == nil || prev.Type == tokDefine || prev.Value == "|" {
+			continue
+		}
+		chunk := append(tokens[start:i+1:i+1], lexer.Token{Type: lexer.EOF, Pos: tokens[i+1].Pos})
+		chunks = append(chunks, chunk)
+		start = i + 1
+		prev = nil
+	}
+	return append(chunks, tokens[start:])
 }
 
 // syntaxHint explains the two surprises of GBNF's newline rule for a
@@ -551,16 +584,16 @@ func altOf(alts []Expr) Expr {
 	return &Alt{Alts: flat}
 }
 
-func (p *parser) convert(f *pFile) (*Grammar, *Error) {
-	g := &Grammar{}
+// convert appends the rules of a parsed chunk to g.
+func (p *parser) convert(g *Grammar, f *pFile) *Error {
 	for _, r := range f.Rules {
 		body, _, err := p.convertAlts(r.First, r.Rest)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		g.Rules = append(g.Rules, &Rule{Name: r.Name, Expr: body, Pos: p.pos(r.Pos.Offset)})
 	}
-	return g, nil
+	return nil
 }
 
 // convertAlts converts alternatives and returns their nesting depth.
