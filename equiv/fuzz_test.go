@@ -1,6 +1,7 @@
 package equiv
 
 import (
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -109,6 +110,11 @@ func fuzzSchema(data []byte) string {
 func FuzzEquiv(f *testing.F) {
 	for _, seed := range []string{"\x00", "\x01\x02", "\x08\x03\x00\x02\x01\x01", "\x09\x06\x01\x03\x01\x04", "\x07\x03\x02\x04\x00\x00", "\x04\x03\x01\x02\x03", "\x08\x02\x04\x0b\x01\x02\x01"} {
 		f.Add([]byte(seed))
+	}
+	if fz := flag.Lookup("test.fuzz"); fz != nil && fz.Value.String() != "" {
+		// While fuzzing, every worker would start its own node process:
+		// leave llama.cpp to the seed and corpus runs.
+		*flagEngine = false
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		schema := fuzzSchema(data)
