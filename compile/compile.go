@@ -170,13 +170,17 @@ func (cp *compiler) run() (*gbnf.Grammar, error) {
 	}
 	cp.outline()
 	if len(cp.g.Rules) > cp.maxRules {
-		cp.problem(root, subsetcheck.CodeGrammarTooLarge, fmt.Sprintf(
-			"the grammar would have %d rules, more than the limit of %d (Options.MaxRules); split the schema or raise the limit",
-			len(cp.g.Rules), cp.maxRules))
+		cp.tooLarge(root)
 		return nil, cp.errs.Err()
 	}
 	g := cp.g
 	return &g, nil
+}
+
+// tooLarge reports that the grammar passes Options.MaxRules.
+func (cp *compiler) tooLarge(s *subsetcheck.Schema) {
+	cp.problem(s, subsetcheck.CodeGrammarTooLarge, fmt.Sprintf(
+		"the grammar would have more than %d rules (Options.MaxRules); split the schema or raise the limit", cp.maxRules))
 }
 
 // noValue reports that the root schema admits no value.

@@ -58,6 +58,10 @@ func TestNotExactlyCompilable(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "C402") {
 		t.Fatalf("got %v, want C402", err)
 	}
+	// Options.MaxRules ends in C403.
+	if _, err := Compile(checkSchema(t, `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"},"c":{"type":"array"}}}`), Options{MaxRules: 3}); err == nil || !strings.Contains(err.Error(), "C403") {
+		t.Fatalf("got %v, want C403", err)
+	}
 	// A nil or empty Checked is an error, not a panic.
 	if _, err := Compile(nil, Options{}); err == nil {
 		t.Fatal("nil schema compiled")

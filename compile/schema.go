@@ -23,6 +23,10 @@ func (cp *compiler) schemaRef(s *subsetcheck.Schema) gbnf.Expr {
 		}
 		return ref(r.Name)
 	}
+	if len(cp.g.Rules) > cp.maxRules { // stop early: the grammar is refused anyway
+		cp.tooLarge(s)
+		return nil
+	}
 	r := &gbnf.Rule{Name: cp.newName(pointerName(s.Pointer))}
 	cp.rules[s] = r
 	cp.g.Rules = append(cp.g.Rules, r)
