@@ -13,6 +13,7 @@ package compile
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
@@ -174,6 +175,15 @@ func (cp *compiler) run() (*gbnf.Grammar, error) {
 		return nil, cp.errs.Err()
 	}
 	g := cp.g
+	// The checker refuses $ref cycles that never enter a property or item;
+	// a hand-built schema could still make a left-recursive grammar, which
+	// llama.cpp refuses. Never return a grammar that is not valid GBNF.
+	if err := gbnf.Validate(&g); err != nil {
+		cp.problem(root, subsetcheck.CodeNotExactlyCompilable,
+			"the grammar for this schema would not be valid GBNF ("+firstLine(err.Error())+"); "+
+				"a $ref or anyOf probably leads back to its own schema without entering a property or item")
+		return nil, cp.errs.Err()
+	}
 	return &g, nil
 }
 
@@ -216,4 +226,11 @@ func (cp *compiler) noteCause(format string, args ...any) {
 	if cp.cause == "" {
 		cp.cause = fmt.Sprintf(format, args...)
 	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

@@ -58,6 +58,14 @@ func TestNotExactlyCompilable(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "C402") {
 		t.Fatalf("got %v, want C402", err)
 	}
+	// A hand-built anyOf that leads straight back to its own schema would be
+	// left recursion: refused, not returned.
+	loop := &subsetcheck.Schema{Types: subsetcheck.AllTypes, MaxItems: -1, MaxLength: -1}
+	null := &subsetcheck.Schema{Types: subsetcheck.TNull, MaxItems: -1, MaxLength: -1}
+	loop.AnyOf = []*subsetcheck.Schema{{Types: subsetcheck.AllTypes, MaxItems: -1, MaxLength: -1, Ref: loop}, null}
+	if _, err := Compile(&subsetcheck.Checked{Root: loop}, Options{}); err == nil || !strings.Contains(err.Error(), "C402") {
+		t.Fatalf("got %v, want C402", err)
+	}
 	// Options.MaxRules ends in C403.
 	if _, err := Compile(checkSchema(t, `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"},"c":{"type":"array"}}}`), Options{MaxRules: 3}); err == nil || !strings.Contains(err.Error(), "C403") {
 		t.Fatalf("got %v, want C403", err)
