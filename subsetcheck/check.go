@@ -1005,6 +1005,11 @@ func (c *checker) schemaPositions() []position {
 		if v.Kind == Object {
 			if id := v.Get(c.idKeyword()); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") {
 				if u, err := url.Parse(id.Str); err == nil {
+					if it.base.Opaque != "" && !u.IsAbs() {
+						// A relative $id against an opaque base ("urn:x")
+						// resolves to the base itself, as validators see it.
+						u = it.base
+					}
 					base = it.base.ResolveReference(u)
 				}
 			}

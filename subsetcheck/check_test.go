@@ -177,6 +177,8 @@ var checkCases = []struct {
 	{"", `{"$id":"https://x.test/a","properties":{"p":{"$id":"https://x.test/a","type":"null"}}}`, "S203", ""},
 	{"", `{"$id":"https://x.test/a","properties":{"p":{"$id":"b","type":"null"},"q":{"$id":"https://x.test/b"}}}`, "S203", ""},
 	{"", `{"$defs":{"unused":{"$id":"u"},"also":{"$id":"u"}}}`, "S203", ""},
+	{"", `{"$id":"A:0","properties":{"":{"$id":"0"}}}`, "S203", ""},
+	{"", `{"$id":"urn:x","properties":{"a":{"$id":"urn:y"}}}`, "", ""},
 
 	// Dialects.
 	{"", `{"$schema":"http://json-schema.org/draft-03/schema#"}`, "S208", ""},
