@@ -37,10 +37,11 @@ type Options struct {
 
 // Grammar is a compiled schema.
 type Grammar struct {
-	GBNF     string                // the grammar text, for llama.cpp
-	Rules    *gbnf.Grammar         // the same grammar as a value: match it, sample it, print it
-	Schema   *subsetcheck.Checked  // the checked schema it was compiled from
-	Warnings subsetcheck.ErrorList // what was accepted but not enforced (annotations, unknown members)
+	GBNF       string                // the grammar text for llama.cpp, its provenance comment first
+	Provenance Provenance            // how it was made
+	Rules      *gbnf.Grammar         // the same grammar as a value: match it, sample it, print it
+	Schema     *subsetcheck.Checked  // the checked schema it was compiled from
+	Warnings   subsetcheck.ErrorList // what was accepted but not enforced (annotations, unknown members)
 }
 
 // Compile reads, checks and compiles a schema. On failure the error is a
@@ -55,11 +56,23 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 	if err != nil {
 		return nil, err
 	}
+	ws := opts.Whitespace
+	if ws == "" {
+		ws = compile.Bounded
+	}
+	prov := Provenance{
+		Version:    Version,
+		Profile:    string(checked.Profile),
+		Whitespace: string(ws),
+		Draft:      checked.Draft.String(),
+		Schema:     SchemaHash(schema),
+	}
 	return &Grammar{
-		GBNF:     rules.String(),
-		Rules:    rules,
-		Schema:   checked,
-		Warnings: checked.Warnings,
+		GBNF:       prov.String() + "\n" + rules.String(),
+		Provenance: prov,
+		Rules:      rules,
+		Schema:     checked,
+		Warnings:   checked.Warnings,
 	}, nil
 }
 

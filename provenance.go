@@ -1,0 +1,61 @@
+package schema2gbnf
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+)
+
+// Provenance says how a grammar was made. Every grammar Compile emits starts
+// with it as a GBNF comment, so a grammar found in a pipeline can be traced to
+// the tool, the options and the exact schema bytes it came from.
+type Provenance struct {
+	Version    string // the tool's version
+	Profile    string // exact or portable
+	Whitespace string // bounded or compact
+	Draft      string // the schema's draft, e.g. 2020-12
+	Schema     string // "sha256:" and the hex SHA-256 of the schema's bytes
+}
+
+const provenancePrefix = "# schema2gbnf "
+
+// String is the comment line, without its newline.
+func (p Provenance) String() string {
+	return fmt.Sprintf("%s%s profile=%s whitespace=%s draft=%s schema=%s",
+		provenancePrefix, p.Version, p.Profile, p.Whitespace, p.Draft, p.Schema)
+}
+
+// SchemaHash is the Provenance.Schema value for schema bytes.
+func SchemaHash(schema []byte) string {
+	sum := sha256.Sum256(schema)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// ReadProvenance reads the provenance comment on a grammar's first line.
+func ReadProvenance(grammar string) (Provenance, bool) {
+	line, _, _ := strings.Cut(grammar, "\n")
+	rest, ok := strings.CutPrefix(line, provenancePrefix)
+	if !ok {
+		return Provenance{}, false
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return Provenance{}, false
+	}
+	p := Provenance{Version: fields[0]}
+	for _, f := range fields[1:] {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "profile":
+			p.Profile = v
+		case "whitespace":
+			p.Whitespace = v
+		case "draft":
+			p.Draft = v
+		case "schema":
+			p.Schema = v
+		}
+	}
+	return p, true
+}

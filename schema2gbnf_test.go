@@ -1,0 +1,84 @@
+package schema2gbnf_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+const ticket = `{"type":"object","properties":{"id":{"type":"integer","minimum":1},"tags":{"type":"array","items":{"enum":["a","b"]}}},"required":["id"]}`
+
+func TestCompileAcceptsAndRejects(t *testing.T) {
+	g, err := schema2gbnf.Compile([]byte(ticket), schema2gbnf.Options{})
+	require.NoError(t, err)
+	m, err := gbnf.NewMatcher(g.Rules)
+	require.NoError(t, err)
+	assert.True(t, m.Accepts(`{"id":7,"tags":["a","b"]}`))
+	assert.False(t, m.Accepts(`{"id":0}`))
+
+	// The printed text is the same grammar as the value.
+	parsed, err := gbnf.Parse(g.GBNF)
+	require.NoError(t, err)
+	pm, err := gbnf.NewMatcher(parsed)
+	require.NoError(t, err)
+	assert.True(t, pm.Accepts(`{"id":7}`))
+	assert.False(t, pm.Accepts(`{"tags":[]}`))
+}
+
+func TestProblemsAreInspectable(t *testing.T) {
+	_, err := schema2gbnf.Compile([]byte(`{"properties":{"a":{"pattern":"x"},"b":{"oneOf":[true]}}}`), schema2gbnf.Options{Name: "s.json"})
+	var problems subsetcheck.ErrorList
+	require.True(t, errors.As(err, &problems), "%v", err)
+	require.Len(t, problems, 2, "every problem is reported at once")
+	assert.Equal(t, "/properties/a/pattern", problems[0].Pointer)
+	assert.Equal(t, subsetcheck.CodeRefusedKeyword, problems[0].Code)
+	assert.Equal(t, "s.json", problems[0].File)
+	assert.Equal(t, 1, problems[0].Line)
+}
+
+func TestProvenance(t *testing.T) {
+	g, err := schema2gbnf.Compile([]byte(ticket), schema2gbnf.Options{Whitespace: compile.Compact})
+	require.NoError(t, err)
+	p, ok := schema2gbnf.ReadProvenance(g.GBNF)
+	require.True(t, ok)
+	assert.Equal(t, schema2gbnf.Provenance{
+		Version:    schema2gbnf.Version,
+		Profile:    "exact",
+		Whitespace: "compact",
+		Draft:      "2020-12",
+		Schema:     schema2gbnf.SchemaHash([]byte(ticket)),
+	}, p)
+	assert.Equal(t, p, g.Provenance)
+	_, ok = schema2gbnf.ReadProvenance("root ::= \"x\"\n")
+	assert.False(t, ok)
+}
+
+// Same schema, same bytes: across calls and across goroutines.
+func TestDeterministicAndConcurrent(t *testing.T) {
+	first, err := schema2gbnf.Compile([]byte(ticket), schema2gbnf.Options{})
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	out := make([]string, 16)
+	for i := range out {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g, err := schema2gbnf.Compile([]byte(ticket), schema2gbnf.Options{})
+			if err == nil {
+				out[i] = g.GBNF
+			}
+		}()
+	}
+	wg.Wait()
+	for _, s := range out {
+		assert.Equal(t, first.GBNF, s)
+	}
+}
