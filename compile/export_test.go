@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
 )
 
 // EngineCase is a testdata case for the llama.cpp interop test (an external
@@ -52,3 +54,15 @@ func EngineCases(t *testing.T) []EngineCase {
 
 // CheckSchema is checkSchema for the external tests.
 var CheckSchema = checkSchema
+
+// SampleTexts draws up to n random texts from g (see sampler).
+func SampleTexts(g *gbnf.Grammar, seed uint64, n int) []string {
+	s := newSampler(g, seed)
+	var out []string
+	for i := 0; i < n; i++ {
+		if text, ok := s.draw(); ok {
+			out = append(out, text)
+		}
+	}
+	return out
+}

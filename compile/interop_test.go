@@ -1,6 +1,8 @@
 package compile_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -8,6 +10,7 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/interop"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 // TestEngine loads every testdata grammar into llama.cpp's own engine
@@ -104,4 +107,65 @@ func TestEngineBigBounds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEngineCorpus loads a sample of the corpus grammars into llama.cpp and
+// requires its verdict to match our matcher's on texts sampled from the
+// grammar and on their one-character truncations (near misses).
+func TestEngineCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("interop")
+	}
+	e, err := interop.Start()
+	if err != nil {
+		t.Skipf("llama.cpp not available: %v", err)
+	}
+	files, _ := filepath.Glob("/work/shared/corpus/jsonschemabench/*/*.json")
+	loaded, judged := 0, 0
+	for i, file := range files {
+		if i%40 != 0 {
+			continue
+		}
+		data, _ := os.ReadFile(file)
+		doc, err := subsetcheck.Read(filepath.Base(file), data, subsetcheck.Limits{})
+		if err != nil {
+			continue
+		}
+		c, err := subsetcheck.Check(doc, subsetcheck.Options{})
+		if err != nil {
+			continue
+		}
+		g, err := compile.Compile(c, compile.Options{})
+		if err != nil {
+			continue
+		}
+		lg, err := e.Load(g.String())
+		if err != nil {
+			t.Errorf("%s: llama.cpp refuses the grammar: %v", file, err)
+			continue
+		}
+		loaded++
+		var texts []string
+		for _, s := range compile.SampleTexts(g, uint64(i), 10) {
+			if utf8.ValidString(s) && !strings.ContainsRune(s, 0) {
+				texts = append(texts, s)
+				if r := []rune(s); len(r) > 1 {
+					texts = append(texts, string(r[:len(r)-1]))
+				}
+			}
+		}
+		got, err := lg.Accepts(texts)
+		lg.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := gbnf.NewMatcher(g)
+		for j, text := range texts {
+			judged++
+			if ours := m.Accepts(text); ours != got[j] {
+				t.Errorf("%s: %.80q: llama.cpp %v, our matcher %v", file, text, got[j], ours)
+			}
+		}
+	}
+	t.Logf("%d corpus grammars loaded by llama.cpp, %d texts judged alike", loaded, judged)
 }
