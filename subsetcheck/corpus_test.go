@@ -94,6 +94,8 @@ func TestCorpus(t *testing.T) {
 		}
 		fmt.Printf("%-9s refusals (schemas per code): %s\n", profile, strings.Join(top, " "))
 		fmt.Printf("%-9s S201 (schemas per keyword): %s\n", profile, topCounts(refusedKeywords, 15))
+		fmt.Printf("%-9s warnings on admitted schemas (schemas per code): W301:%d W302:%d W303:%d\n", profile,
+			corpusWarnings[string(profile)+" W301"], corpusWarnings[string(profile)+" W302"], corpusWarnings[string(profile)+" W303"])
 		for _, c := range codes {
 			fmt.Printf("%-9s e.g. %s\n", profile, examples[c])
 		}
@@ -111,9 +113,21 @@ func checkFile(name string, data []byte, profile Profile) (err error) {
 	if err != nil {
 		return err
 	}
-	_, err = Check(doc, Options{Profile: profile})
+	c, err := Check(doc, Options{Profile: profile})
+	if c != nil {
+		seen := map[Code]bool{}
+		for _, w := range c.Warnings {
+			if !seen[w.Code] {
+				seen[w.Code] = true
+				corpusWarnings[string(profile)+" "+string(w.Code)]++
+			}
+		}
+	}
 	return err
 }
+
+// corpusWarnings counts admitted schemas per profile and warning code.
+var corpusWarnings = map[string]int{}
 
 // topCounts formats the n largest counts, largest first.
 func topCounts(m map[string]int, n int) string {
