@@ -39,6 +39,11 @@ import (
 // that no single JSON line grows without limit. A variable for tests.
 var maxBatchBytes = 4 << 20
 
+// MaxEngineMemory bounds the node process's address space (ulimit -v), so a
+// grammar that makes llama.cpp allocate without end (this release on {3,1})
+// ends in a load error ("std::bad_alloc") instead of exhausting the machine.
+const MaxEngineMemory = 2 << 30
+
 // Engine is one running node process holding llama.cpp's grammar engine.
 // It is safe for concurrent use; requests are served one at a time.
 type Engine struct {
@@ -175,7 +180,9 @@ func (e *Engine) spawn() error {
 	if err != nil {
 		return fmt.Errorf("interop: %w", err)
 	}
-	cmd := exec.Command(e.node, "llama.mjs")
+	// The shell sets the memory limit, then becomes node.
+	limit := fmt.Sprintf("ulimit -v %d && exec \"$0\" llama.mjs", MaxEngineMemory>>10)
+	cmd := exec.Command("/bin/sh", "-c", limit, e.node)
 	cmd.Dir = e.dir
 	cmd.Env = append(os.Environ(), "NODE_LLAMA_CPP_SKIP_DOWNLOAD=true")
 	cmd.Stderr = stderr
@@ -297,8 +304,8 @@ func (e *Engine) Versions() map[string]string {
 // Load parses grammar with llama.cpp. A grammar llama.cpp refuses gives a
 // *EngineError carrying llama.cpp's message.
 //
-// Beware: this llama.cpp expands {m,n} with n < m into about 2⁶⁴ rules and
-// exhausts memory; never load such a grammar.
+// Beware: this llama.cpp expands {m,n} with n < m into about 2⁶⁴ rules; the
+// load then fails with std::bad_alloc at MaxEngineMemory, slowly (seconds).
 func (e *Engine) Load(grammar string) (*Grammar, error) {
 	if !utf8.ValidString(grammar) {
 		return nil, errors.New("interop: grammar text is not valid UTF-8")

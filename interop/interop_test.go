@@ -261,3 +261,23 @@ func BenchmarkChecksLargeGrammar(b *testing.B) {
 	sb.WriteString("r1500 ::= \"end\"\n")
 	benchmarkChecks(b, sb.String(), "abcdefghijk9")
 }
+
+// TestMemoryBoundTurnsRunawayIntoError loads a grammar on which llama.cpp
+// allocates without end: the address-space limit makes it a load error and
+// the engine keeps serving.
+func TestMemoryBoundTurnsRunawayIntoError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("llama.cpp allocates up to MaxEngineMemory first (seconds)")
+	}
+	e := Shared(t)
+	_, err := e.Load(`root ::= "a"{3,1}`)
+	var ee *EngineError
+	if !errors.As(err, &ee) || !strings.Contains(ee.Detail, "bad_alloc") {
+		t.Fatalf("Load({3,1}) = %v, want an EngineError with std::bad_alloc", err)
+	}
+	g, err := e.Load(`root ::= "a"`)
+	if err != nil {
+		t.Fatalf("engine unusable after a runaway load: %v", err)
+	}
+	g.Close()
+}
