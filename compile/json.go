@@ -3,6 +3,7 @@ package compile
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
@@ -283,7 +284,7 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 			e, _ := canonicalEscape(r)
 			alts = append(alts, seq(lit(e), walk(t.children[r])))
 		}
-		alts = append(alts, seq(cp.canonicalChar(keys), tail))
+		alts = append(alts, cp.otherTail(keys, tail))
 		return alt(alts...)
 	}
 	name := cp.newName("extra-name")
@@ -292,4 +293,26 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 	cp.g.Rules = append(cp.g.Rules, r)
 	r.Expr = seq(lit(`"`), walk(root))
 	return ref(name)
+}
+
+// otherTail is a character other than the sorted runes in except, then any
+// canonical rest of the string. A trie node deep inside a name has one
+// child, so the rule "anything but this character, then the rest" is shared
+// by every node with that child: it keeps the tries of long names small.
+func (cp *compiler) otherTail(except []rune, tail gbnf.Expr) gbnf.Expr {
+	switch len(except) {
+	case 0:
+		return seq(cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) }), tail)
+	case 1:
+	default:
+		return seq(cp.canonicalChar(except), tail)
+	}
+	r := except[0]
+	suffix := string(r)
+	if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+		suffix = "x" + strconv.FormatInt(int64(r), 16)
+	}
+	return cp.shared("canonical-tail-not-"+suffix, func(string) gbnf.Expr {
+		return seq(cp.canonicalChar(except), tail)
+	})
 }
