@@ -38,6 +38,7 @@ func main() {
 	nTexts := flag.Int("texts", 8, "texts to sample per schema")
 	maxRunes := flag.Int("max-runes", 1000, "longest text to sample, in code points")
 	minMs := flag.Int("min-ms", 20, "time each text set for at least this long (ms), fastest pass counts")
+	decodeEvery := flag.Int("decode-every", 1, "sample and time texts on every n-th schema only (compile figures cover all)")
 	timeout := flag.Duration("timeout", 60*time.Second, "give up on a node request after this long, and restart node")
 	flag.Parse()
 	if flag.NArg() == 0 {
@@ -55,6 +56,7 @@ func main() {
 		nTexts:   *nTexts,
 		maxRunes: *maxRunes,
 		minMs:    *minMs,
+		every:    max(*decodeEvery, 1),
 	}
 	defer r.eng.stop()
 	progress := bench.StderrIsTerminal()
@@ -63,7 +65,7 @@ func main() {
 		if progress {
 			fmt.Fprintf(os.Stderr, "\r%d/%d %-60.60s", i+1, len(schemas), s.Path)
 		}
-		records = append(records, r.one(s))
+		records = append(records, r.one(s, i%r.every == 0))
 	}
 	if progress {
 		fmt.Fprintln(os.Stderr)
@@ -91,9 +93,11 @@ type runner struct {
 	nTexts   int
 	maxRunes int
 	minMs    int
+	every    int
 }
 
-func (r *runner) one(s bench.Schema) bench.PeerRecord {
+// one compiles s with both; with decode, it also samples and times texts.
+func (r *runner) one(s bench.Schema, decode bool) bench.PeerRecord {
 	rec := bench.PeerRecord{File: s.Path, Subset: s.Subset}
 	data, err := bench.ReadSchema(s)
 	if err != nil {
@@ -150,7 +154,9 @@ func (r *runner) one(s bench.Schema) bench.PeerRecord {
 		r.free("peer")
 		return rec
 	}
-	r.texts(&rec, data, out.Grammar, rec.Peer.Status == "compiled")
+	if decode {
+		r.texts(&rec, data, out.Grammar, rec.Peer.Status == "compiled")
+	}
 	r.free("ours")
 	r.free("peer")
 	return rec
