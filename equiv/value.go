@@ -1,9 +1,3 @@
-// Package equiv is the equivalence harness's support code: it generates
-// valid and near-miss invalid instances of a checked schema, spells them as
-// JSON texts in several ways, and checks texts for strict JSON. Its tests run
-// the check of DESIGN.md §2: the grammar accepts the canonical text of every
-// valid value, rejects every invalid one, and accepts nothing the oracle
-// validator rejects.
 package equiv
 
 import (
