@@ -6,9 +6,12 @@
 // "plain" alternatives: schemas without $ref or anyOf, obtained by meeting the
 // schema's own keywords with its $ref target and with each anyOf branch
 // (expand.go). Each plain alternative becomes a union of per-type grammars
-// (object.go, array.go, json.go, integer.go). Last, rules that can derive no
-// text are pruned and unreachable rules dropped (prune.go); a root that admits
-// nothing is an error, never a grammar.
+// (schema.go for objects, arrays and enums; json.go for strings, numbers and
+// any value; integer.go for integer ranges; repeat.go for big counts). Last,
+// rules that can derive no text are pruned, unreachable rules dropped and
+// deep groups moved into rules of their own (prune.go); a root that admits
+// nothing is an error, never a grammar. Canonical (canonical.go) walks the
+// same alternatives with a small validator for the subset (validate.go).
 package compile
 
 import (
