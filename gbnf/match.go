@@ -1,6 +1,7 @@
 package gbnf
 
 import (
+	"slices"
 	"sync"
 	"unicode/utf8"
 )
@@ -58,32 +59,88 @@ func (m *Matcher) Match(text string) MatchResult {
 // the offset reached.
 func (m *Matcher) Check(text string) (MatchResult, error) {
 	e, _ := m.pool.Get().(*earley)
-	if e == nil {
-		e = &earley{stamp: make([]uint32, m.nStat), head: make([]int32, m.nStat), predicted: make([]uint32, len(m.p.ntStart))}
+	if e == nil || e.p != m.p {
+		e = newEarley(m.p)
 	}
-	r, err := e.run(m.p, text, m.lim.MaxItems)
+	r, err := e.run(text, m.lim.MaxItems)
 	e.release()
 	m.pool.Put(e)
 	return r, err
 }
 
-// earleyItem is an Earley item: a state of a nonterminal's automaton and the set
-// (code point index) where that nonterminal began.
+// dstate is a set of automaton states, all begun at the same origin: the
+// lazily built DFA state of the Earley sets. Grouping states this way turns
+// the nondeterminism inside a rule (alternatives, optional copies) into one
+// cached transition per code point, so a set usually holds one item.
+type dstate struct {
+	terms   []int32 // states that scan a code point
+	calls   []int32 // states that call a nonterminal
+	accepts []int32 // nonterminals that end here
+	ascii   *[128]int32
+	other   map[rune]int32
+}
+
+// Transition cache values: 0 unknown, dead none, else the dstate id + 1.
+const dead = -1
+
+// dstateCost is what one dstate counts against MaxItems, for its memory.
+const dstateCost = 64
+
+// earleyItem is an Earley item: a dstate and the set (code point index)
+// where its nonterminal began.
 type earleyItem struct{ state, origin int32 }
 
-// earley is the scratch of one recognition, reused through the pool.
+// earley is the scratch of one recognition and its DFA cache, reused
+// through the pool by one goroutine at a time.
 type earley struct {
+	p        *matchProg
+	dstates  []dstate
+	index    map[string]int32 // dstate by its sorted state list
+	startD   []int32          // per nonterminal: dstate of its start, or -1
+	nextD    []int32          // per call state: dstate after the call, or -1
+	scratch  []int32
+	keyBuf   []byte
+	stampNFA []int32
+
 	items    []earleyItem
-	link     []int32 // next earleyItem of the current set with the same state, or -1
+	link     []int32 // next item of the current set with the same dstate, or -1
 	setStart []int32 // set k is items[setStart[k]:setStart[k+1]]
-	// stamp[s] == cur says head[s] is the first earleyItem of the current set in
-	// state s; stamps grow across runs so nothing needs clearing.
+	// stamp[d] == cur says head[d] is the first item of the current set in
+	// dstate d; stamps grow across runs so nothing needs clearing.
 	stamp     []uint32
 	head      []int32
+	count     []int32             // items of the current set per dstate
+	many      map[uint64]struct{} // (dstate, origin) of the current set, for crowded dstates
+	waiters   []waiter
+	waitStart []int32  // set k's waiters are waiters[waitStart[k]:waitStart[k+1]]
 	predicted []uint32 // stamp of the set where a nonterminal was last predicted
 	cur       uint32
 	maxItems  int
 	overflow  bool
+}
+
+// maxCachedDstates bounds the DFA cache kept between runs.
+const maxCachedDstates = 1 << 14
+
+func newEarley(p *matchProg) *earley {
+	e := &earley{p: p, predicted: make([]uint32, len(p.ntStart))}
+	e.resetCache()
+	return e
+}
+
+func (e *earley) resetCache() {
+	e.dstates = e.dstates[:0]
+	e.index = map[string]int32{}
+	e.startD = make([]int32, len(e.p.ntStart))
+	for i := range e.startD {
+		e.startD[i] = -1
+	}
+	e.nextD = make([]int32, len(e.p.kind))
+	for i := range e.nextD {
+		e.nextD[i] = -1
+	}
+	e.stampNFA = make([]int32, len(e.p.kind))
+	e.stamp, e.head, e.count = e.stamp[:0], e.head[:0], e.count[:0]
 }
 
 // release drops big buffers so that one huge text does not pin memory in
@@ -94,8 +151,104 @@ func (e *earley) release() {
 		e.items, e.link = nil, nil
 	}
 	if cap(e.setStart) > keep {
-		e.setStart = nil
+		e.setStart, e.waitStart = nil, nil
 	}
+	if cap(e.waiters) > keep {
+		e.waiters = nil
+	}
+	if len(e.dstates) > maxCachedDstates {
+		e.resetCache()
+	}
+}
+
+// intern returns the dstate of the states in e.scratch (any order,
+// duplicates allowed).
+func (e *earley) intern() int32 {
+	slices.Sort(e.scratch)
+	e.scratch = slices.Compact(e.scratch)
+	st := e.scratch
+	e.keyBuf = e.keyBuf[:0]
+	for _, s := range st {
+		e.keyBuf = append(e.keyBuf, byte(s), byte(s>>8), byte(s>>16), byte(s>>24))
+	}
+	if id, ok := e.index[string(e.keyBuf)]; ok {
+		return id
+	}
+	p := e.p
+	var d dstate
+	for _, s := range st {
+		switch p.kind[s] {
+		case kindTerm:
+			d.terms = append(d.terms, s)
+		case kindCall:
+			d.calls = append(d.calls, s)
+		case kindAccept:
+			d.accepts = append(d.accepts, p.arg[s])
+		}
+	}
+	id := int32(len(e.dstates))
+	e.dstates = append(e.dstates, d)
+	e.index[string(e.keyBuf)] = id
+	e.stamp = append(e.stamp, 0)
+	e.head = append(e.head, 0)
+	e.count = append(e.count, 0)
+	if len(e.items)+dstateCost*len(e.dstates) >= e.maxItems {
+		e.overflow = true
+	}
+	return id
+}
+
+// closureD returns the dstate of the closure of automaton state s.
+func (e *earley) closureD(s int32) int32 {
+	p := e.p
+	e.scratch = append(e.scratch[:0], p.clos[p.closOff[s]:p.closOff[s+1]]...)
+	return e.intern()
+}
+
+// step returns the dstate reached from d by scanning r, or dead.
+func (e *earley) step(d int32, r rune) int32 {
+	ds := &e.dstates[d]
+	if r < 128 {
+		if ds.ascii != nil {
+			if v := ds.ascii[r]; v != 0 {
+				if v == dead {
+					return dead
+				}
+				return v - 1
+			}
+		}
+	} else if v, ok := ds.other[r]; ok {
+		return v
+	}
+	p := e.p
+	e.scratch = e.scratch[:0]
+	for _, t := range ds.terms {
+		if p.sets[p.arg[t]].has(r) {
+			n := p.next[t]
+			e.scratch = append(e.scratch, p.clos[p.closOff[n]:p.closOff[n+1]]...)
+		}
+	}
+	next := int32(dead)
+	if len(e.scratch) > 0 {
+		next = e.intern()
+	}
+	ds = &e.dstates[d] // intern may have moved the slice
+	if r < 128 {
+		if ds.ascii == nil {
+			ds.ascii = new([128]int32)
+		}
+		if next == dead {
+			ds.ascii[r] = dead
+		} else {
+			ds.ascii[r] = next + 1
+		}
+	} else if len(ds.other) < 64 {
+		if ds.other == nil {
+			ds.other = map[rune]int32{}
+		}
+		ds.other[r] = next
+	}
+	return next
 }
 
 // nextSet starts a new Earley set for deduplication.
@@ -106,55 +259,92 @@ func (e *earley) nextSet() {
 		clear(e.predicted)
 		e.cur = 1
 	}
+	if len(e.many) > 0 {
+		clear(e.many)
+	}
 	e.setStart = append(e.setStart, int32(len(e.items)))
 }
 
-func (e *earley) add(s, origin int32) {
-	if e.stamp[s] == e.cur {
-		for k := e.head[s]; k >= 0; k = e.link[k] {
-			if e.items[k].origin == origin {
+// chainMax is how many items of one dstate a set holds before deduplication
+// switches from walking their list to a hash set, which keeps ambiguous
+// grammars (many origins per dstate) from going quartic.
+const chainMax = 8
+
+func (e *earley) add(d, origin int32) {
+	if e.stamp[d] == e.cur {
+		if e.count[d] >= chainMax {
+			key := uint64(d)<<32 | uint64(uint32(origin))
+			if _, dup := e.many[key]; dup {
 				return
 			}
+			e.many[key] = struct{}{}
+		} else {
+			for k := e.head[d]; k >= 0; k = e.link[k] {
+				if e.items[k].origin == origin {
+					return
+				}
+			}
+			if e.count[d] == chainMax-1 {
+				if e.many == nil {
+					e.many = map[uint64]struct{}{}
+				}
+				for k := e.head[d]; k >= 0; k = e.link[k] {
+					e.many[uint64(d)<<32|uint64(uint32(e.items[k].origin))] = struct{}{}
+				}
+				e.many[uint64(d)<<32|uint64(uint32(origin))] = struct{}{}
+			}
 		}
-		if len(e.items) >= e.maxItems {
-			e.overflow = true
-			return
-		}
-		e.link = append(e.link, e.head[s])
+		e.count[d]++
+		e.link = append(e.link, e.head[d])
 	} else {
-		if len(e.items) >= e.maxItems {
-			e.overflow = true
-			return
-		}
-		e.stamp[s] = e.cur
+		e.stamp[d] = e.cur
+		e.count[d] = 1
 		e.link = append(e.link, -1)
 	}
-	e.head[s] = int32(len(e.items))
-	e.items = append(e.items, earleyItem{s, origin})
+	if len(e.items)+dstateCost*len(e.dstates) >= e.maxItems {
+		e.overflow = true
+	}
+	e.head[d] = int32(len(e.items))
+	e.items = append(e.items, earleyItem{d, origin})
 }
 
-func (e *earley) addClosure(p *matchProg, s, origin int32) {
-	for _, t := range p.clos[p.closOff[s]:p.closOff[s+1]] {
-		e.add(t, origin)
+// indexWaiters records, once set k is complete, which of its items wait
+// for which nonterminal, sorted by nonterminal, so that a completion visits
+// only its own waiters.
+func (e *earley) indexWaiters(k int32) {
+	start := len(e.waiters)
+	for _, it := range e.items[e.setStart[k]:] {
+		for _, c := range e.dstates[it.state].calls {
+			e.waiters = append(e.waiters, waiter{e.p.arg[c], c, it.origin})
+		}
 	}
+	if w := e.waiters[start:]; len(w) > 1 {
+		slices.SortFunc(w, func(a, b waiter) int { return int(a.nt - b.nt) })
+	}
+	e.waitStart = append(e.waitStart, int32(len(e.waiters)))
 }
+
+// waiter is an item of a finished set that calls nonterminal nt.
+type waiter struct{ nt, call, origin int32 }
 
 // run is the recogniser: for each code point, complete the current set
 // (predictions and completions), then scan the code point into the next.
-func (e *earley) run(p *matchProg, text string, maxItems int) (MatchResult, error) {
+func (e *earley) run(text string, maxItems int) (MatchResult, error) {
 	e.items, e.link, e.setStart = e.items[:0], e.link[:0], e.setStart[:0]
+	e.waiters, e.waitStart = e.waiters[:0], append(e.waitStart[:0], 0)
 	e.maxItems, e.overflow = maxItems, false
 	e.nextSet()
-	e.addClosure(p, p.ntStart[0], 0)
+	e.add(e.start(0), 0)
 	pos := 0
 	for k := int32(0); ; k++ {
-		e.complete(p, k)
+		e.complete(k)
 		if e.overflow {
 			return MatchResult{Offset: pos}, &MatcherLimitError{Limit: "MaxItems", Value: maxItems}
 		}
 		if pos == len(text) {
 			break
 		}
+		e.indexWaiters(k)
 		r, w := rune(text[pos]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(text[pos:])
@@ -164,8 +354,8 @@ func (e *earley) run(p *matchProg, text string, maxItems int) (MatchResult, erro
 		if r != 0 {
 			for i := e.setStart[k]; i < end; i++ {
 				it := e.items[i]
-				if p.kind[it.state] == kindTerm && p.sets[p.arg[it.state]].has(r) {
-					e.addClosure(p, p.next[it.state], it.origin)
+				if d := e.step(it.state, r); d != dead {
+					e.add(d, it.origin)
 				}
 			}
 		}
@@ -177,41 +367,56 @@ func (e *earley) run(p *matchProg, text string, maxItems int) (MatchResult, erro
 		}
 		pos += w
 	}
-	acc := p.ntAccept[0]
-	if e.stamp[acc] == e.cur {
-		for i := e.head[acc]; i >= 0; i = e.link[i] {
-			if e.items[i].origin == 0 {
-				return MatchResult{Accepted: true, Offset: pos}, nil
+	for _, it := range e.items[e.setStart[len(e.setStart)-1]:] {
+		if it.origin == 0 {
+			for _, nt := range e.dstates[it.state].accepts {
+				if nt == 0 {
+					return MatchResult{Accepted: true, Offset: pos}, nil
+				}
 			}
 		}
 	}
 	return MatchResult{Offset: pos}, nil
 }
 
+func (e *earley) start(nt int32) int32 {
+	if e.startD[nt] < 0 {
+		e.startD[nt] = e.closureD(e.p.ntStart[nt])
+	}
+	return e.startD[nt]
+}
+
+func (e *earley) after(call int32) int32 {
+	if e.nextD[call] < 0 {
+		e.nextD[call] = e.closureD(e.p.next[call])
+	}
+	return e.nextD[call]
+}
+
 // complete runs predictions and completions over set k until it stops
 // growing. Completions of empty nonterminals are not needed: the closures
 // already step over calls of nullable nonterminals (Aycock–Horspool).
-func (e *earley) complete(p *matchProg, k int32) {
+func (e *earley) complete(k int32) {
+	p := e.p
 	for i := int(e.setStart[k]); i < len(e.items); i++ {
 		it := e.items[i]
-		switch p.kind[it.state] {
-		case kindCall:
-			nt := p.arg[it.state]
+		ds := &e.dstates[it.state]
+		for _, c := range ds.calls {
+			nt := p.arg[c]
 			if e.predicted[nt] != e.cur {
 				e.predicted[nt] = e.cur
-				e.addClosure(p, p.ntStart[nt], k)
+				e.add(e.start(nt), k)
 			}
-		case kindAccept:
-			o := it.origin
-			if o == k {
-				continue
-			}
-			nt := p.arg[it.state]
-			for j := e.setStart[o]; j < e.setStart[o+1]; j++ {
-				w := e.items[j]
-				if p.kind[w.state] == kindCall && p.arg[w.state] == nt {
-					e.addClosure(p, p.next[w.state], w.origin)
-				}
+		}
+		o := it.origin
+		if o == k {
+			continue
+		}
+		for _, nt := range e.dstates[it.state].accepts {
+			ws := e.waiters[e.waitStart[o]:e.waitStart[o+1]]
+			j, _ := slices.BinarySearchFunc(ws, nt, func(w waiter, nt int32) int { return int(w.nt - nt) })
+			for ; j < len(ws) && ws[j].nt == nt; j++ {
+				e.add(e.after(ws[j].call), ws[j].origin)
 			}
 		}
 	}
