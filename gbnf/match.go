@@ -146,7 +146,7 @@ func (e *earley) resetCache() {
 // release drops big buffers so that one huge text does not pin memory in
 // the pool.
 func (e *earley) release() {
-	const keep = 1 << 20
+	const keep = 1 << 22
 	if cap(e.items) > keep {
 		e.items, e.link = nil, nil
 	}
@@ -337,7 +337,14 @@ func (e *earley) run(text string, maxItems int) (MatchResult, error) {
 	e.add(e.start(0), 0)
 	pos := 0
 	for k := int32(0); ; k++ {
-		e.complete(k)
+		next := rune(-1) // no prediction can scan past the end
+		if pos < len(text) {
+			next = rune(text[pos])
+			if next >= utf8.RuneSelf {
+				next, _ = utf8.DecodeRuneInString(text[pos:])
+			}
+		}
+		e.complete(k, next)
 		if e.overflow {
 			return MatchResult{Offset: pos}, &MatcherLimitError{Limit: "MaxItems", Value: maxItems}
 		}
@@ -396,7 +403,10 @@ func (e *earley) after(call int32) int32 {
 // complete runs predictions and completions over set k until it stops
 // growing. Completions of empty nonterminals are not needed: the closures
 // already step over calls of nullable nonterminals (Aycock–Horspool).
-func (e *earley) complete(k int32) {
+//
+// A nonterminal that cannot start with the next code point is not
+// predicted: its items could never scan it.
+func (e *earley) complete(k int32, next rune) {
 	p := e.p
 	for i := int(e.setStart[k]); i < len(e.items); i++ {
 		it := e.items[i]
@@ -405,7 +415,9 @@ func (e *earley) complete(k int32) {
 			nt := p.arg[c]
 			if e.predicted[nt] != e.cur {
 				e.predicted[nt] = e.cur
-				e.add(e.start(nt), k)
+				if next >= 0 && p.first[nt].has(next) {
+					e.add(e.start(nt), k)
+				}
 			}
 		}
 		o := it.origin

@@ -104,7 +104,13 @@ type matchProg struct {
 	next []int32
 	eps  map[int32][]int32
 
-	sets []runeSet
+	sets      []runeSet
+	setRanges [][]Range // sets[i] as ranges
+	// first[nt] holds the code points a nonempty text of nt can start
+	// with: a nonterminal is predicted only when the next code point is
+	// one of them, which keeps whitespace runs from predicting every rule
+	// that may follow.
+	first []runeSet
 
 	ntStart    []int32
 	ntAccept   []int32
@@ -584,6 +590,7 @@ func (b *progBuilder) set(rs []Range) int32 {
 	}
 	i := int32(len(b.p.sets))
 	b.p.sets = append(b.p.sets, newRuneSet(rs))
+	b.p.setRanges = append(b.p.setRanges, rs)
 	b.setIndex[key.String()] = i
 	return i
 }
@@ -783,8 +790,42 @@ func compileProg(g *Grammar, lim MatcherLimits) (*matchProg, error) {
 	if b.err == nil {
 		b.closures()
 	}
+	if b.err == nil {
+		b.firstSets()
+	}
 	if b.err != nil {
 		return nil, b.err
 	}
 	return b.p, nil
+}
+
+// firstSets computes first[nt]: the classes scanned at the start of nt or
+// of any nonterminal it calls before scanning.
+func (b *progBuilder) firstSets() {
+	p := b.p
+	n := len(p.ntStart)
+	p.first = make([]runeSet, n)
+	seen := make([]int, n)
+	for nt := range n {
+		var rs []Range
+		stack := []int32{int32(nt)}
+		seen[nt] = nt + 1
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			s := p.ntStart[x]
+			for _, t := range p.clos[p.closOff[s]:p.closOff[s+1]] {
+				switch p.kind[t] {
+				case kindTerm:
+					rs = append(rs, p.setRanges[p.arg[t]]...)
+				case kindCall:
+					if c := p.arg[t]; seen[c] != nt+1 {
+						seen[c] = nt + 1
+						stack = append(stack, c)
+					}
+				}
+			}
+		}
+		p.first[nt] = newRuneSet(normalRanges(rs, false))
+	}
 }
