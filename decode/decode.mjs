@@ -1,0 +1,112 @@
+// decode.mjs samples from a GGUF model under a GBNF grammar with llama.cpp
+// (node-llama-cpp, installed in ../interop/node_modules) for schema2gbnf's
+// decoding tests. Usage: node decode.mjs MODEL.gguf. It speaks
+// newline-delimited JSON, one request per line, one reply per line, in order:
+//
+//   {"id":1,"op":"version"}                       -> {"id":1,"versions":{...}}
+//   {"id":2,"op":"load","grammar":"root ::= .."}  -> {"id":2,"handle":3}
+//   {"id":3,"op":"peer","schema":{...}}           -> {"id":3,"handle":4,"grammar":"root ::= .."}
+//   {"id":4,"op":"free","handle":3}               -> {"id":4}
+//   {"id":5,"op":"generate","handle":3,"seed":7,"maxTokens":200,"timeoutMs":20000,
+//             "bias":[[id,logit],..]}             -> {"id":5,"tokens":[..],"end":"eos"|"budget"|"stuck","ms":12.5}
+//
+// handle 0 generates without a grammar. Tokens come back as ids, so the Go
+// side recovers the exact bytes (no detokenizer holding back partial UTF-8).
+// A generation the grammar leaves with no possible token hangs in this
+// node-llama-cpp (an unawaited rejected promise): after timeoutMs the reply
+// says "stuck" and the process exits, to be restarted by the Go side.
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import {fileURLToPath, pathToFileURL} from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkgDir = path.join(here, "..", "interop", "node_modules", "node-llama-cpp");
+const {getLlama, LlamaGrammarEvaluationState, TokenBias} = await import(
+    pathToFileURL(path.join(pkgDir, "dist", "index.js")).href);
+
+const modelPath = process.argv[2];
+const llama = await getLlama({gpu: false, build: "never", logLevel: "error", logger: () => {}});
+const model = await llama.loadModel({modelPath, gpuLayers: 0});
+const context = await model.createContext({contextSize: 1024, sequences: 1, threads: 1, batchSize: 64});
+const sequence = context.getSequence();
+const bos = model.tokens.bos;
+
+const grammars = new Map();
+let nextHandle = 1;
+
+async function generate(req) {
+    const grammar = req.handle ? grammars.get(req.handle) : undefined;
+    if (req.handle && grammar === undefined) throw new Error(`no grammar with handle ${req.handle}`);
+    const bias = new TokenBias(model.tokenizer);
+    // Set directly: TokenBias.set skips end-of-generation tokens, and the
+    // harness wants to favour EOS where the grammar allows it.
+    for (const [id, logit] of req.bias ?? []) bias._biases.set(id, logit === null ? -Infinity : logit);
+    await sequence.clearHistory();
+    const state = grammar ? new LlamaGrammarEvaluationState({model, grammar}) : undefined;
+    const tokens = [];
+    const start = performance.now();
+    const it = sequence.evaluate([bos], {
+        temperature: 1, topK: 0, topP: 1, minP: 0, seed: req.seed,
+        grammarEvaluationState: state, tokenBias: bias, yieldEogToken: true,
+    });
+    let end = "budget";
+    while (tokens.length < req.maxTokens) {
+        let timer;
+        const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve("stuck"), req.timeoutMs); });
+        const r = await Promise.race([it.next(), timeout]);
+        clearTimeout(timer);
+        if (r === "stuck") {
+            return {tokens, end: "stuck", ms: performance.now() - start, exit: true};
+        }
+        if (r.done) { end = "done"; break; }
+        if (model.isEogToken(r.value)) { end = "eos"; break; }
+        tokens.push(r.value);
+    }
+    const ms = performance.now() - start;
+    await it.return();
+    return {tokens, end, ms};
+}
+
+async function serve(req) {
+    switch (req.op) {
+        case "version": {
+            const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json")));
+            return {versions: {node: process.version, "node-llama-cpp": pkg.version}};
+        }
+        case "load": {
+            const g = await llama.createGrammar({grammar: req.grammar});
+            const handle = nextHandle++;
+            grammars.set(handle, g);
+            return {handle};
+        }
+        case "peer": {
+            const g = await llama.createGrammarForJsonSchema(req.schema);
+            const handle = nextHandle++;
+            grammars.set(handle, g);
+            return {handle, grammar: g.grammar};
+        }
+        case "free":
+            grammars.delete(req.handle);
+            return {};
+        case "generate":
+            return await generate(req);
+        default:
+            throw new Error(`unknown op ${JSON.stringify(req.op)}`);
+    }
+}
+
+const lines = readline.createInterface({input: process.stdin, crlfDelay: Infinity});
+for await (const line of lines) {
+    if (line.trim() === "") continue;
+    let req = {};
+    try {
+        req = JSON.parse(line);
+        const res = await serve(req);
+        process.stdout.write(JSON.stringify({id: req.id, ...res}) + "\n");
+        if (res.exit) process.exit(3);
+    } catch (err) {
+        process.stdout.write(JSON.stringify({id: req.id ?? null, error: err?.message ?? String(err)}) + "\n");
+    }
+}
+process.exit(0);
