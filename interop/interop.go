@@ -201,6 +201,9 @@ func (e *Engine) spawn() error {
 		os.Remove(stderr.Name())
 		return fmt.Errorf("interop: starting node llama.mjs: %w", err)
 	}
+	// Unlinked at once: both sides keep reading it through open descriptors,
+	// and nothing is left in the temp dir however the process ends.
+	os.Remove(stderr.Name())
 	p := &process{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: stderr}
 	e.proc = p
 	var reply struct {
@@ -282,16 +285,22 @@ func (e *Engine) kill(p *process, cause error) error {
 	p.cmd.Wait()
 	p.dead = fmt.Errorf("interop: node llama.mjs: %v (%s)\nstderr: %s", cause, p.cmd.ProcessState, p.stderrTail())
 	p.stderr.Close()
-	os.Remove(p.stderr.Name())
 	return p.dead
 }
 
 func (p *process) stderrTail() string {
-	b, err := os.ReadFile(p.stderr.Name())
+	const n = 2000
+	info, err := p.stderr.Stat()
 	if err != nil {
 		return "(unreadable: " + err.Error() + ")"
 	}
-	return string(tail(b, 2000))
+	start := max(info.Size()-n, 0)
+	b := make([]byte, info.Size()-start)
+	got, err := p.stderr.ReadAt(b, start)
+	if err != nil && err != io.EOF {
+		return "(unreadable: " + err.Error() + ")"
+	}
+	return string(tail(b[:got], n))
 }
 
 // Versions reports node's, node-llama-cpp's and llama.cpp's versions.
@@ -416,7 +425,6 @@ func (e *Engine) Close() error {
 	p.stdin.Close()
 	err := p.cmd.Wait()
 	p.stderr.Close()
-	os.Remove(p.stderr.Name())
 	if err != nil {
 		return fmt.Errorf("interop: node llama.mjs: %w", err)
 	}
