@@ -180,6 +180,9 @@ func (e *Engine) spawn() error {
 	if err != nil {
 		return fmt.Errorf("interop: %w", err)
 	}
+	// Unlinked at once: node gets the open descriptor, both sides read it
+	// through descriptors, and nothing is left in the temp dir.
+	os.Remove(stderr.Name())
 	// The shell sets the memory limit, then becomes node.
 	limit := fmt.Sprintf("ulimit -v %d && exec \"$0\" llama.mjs", MaxEngineMemory>>10)
 	cmd := exec.Command("/bin/sh", "-c", limit, e.node)
@@ -198,12 +201,8 @@ func (e *Engine) spawn() error {
 	}
 	if err := cmd.Start(); err != nil {
 		stderr.Close()
-		os.Remove(stderr.Name())
 		return fmt.Errorf("interop: starting node llama.mjs: %w", err)
 	}
-	// Unlinked at once: both sides keep reading it through open descriptors,
-	// and nothing is left in the temp dir however the process ends.
-	os.Remove(stderr.Name())
 	p := &process{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<16), stderr: stderr}
 	e.proc = p
 	var reply struct {
