@@ -24,7 +24,9 @@
 // use) says whether the grammar accepts a whole text, and if not, the byte
 // offset of the first code point no parse could take (len(text) for an
 // unfinished prefix), as llama.cpp's engine would: it works on code points,
-// and a NUL never matches (llama.cpp sees C strings). Invalid UTF-8 decodes
+// and a NUL never matches (llama.cpp sees tokens as C strings; beware that
+// node-llama-cpp's isTextCompatible does hand a NUL to the engine, where
+// "." and negated classes take it). Invalid UTF-8 decodes
 // as utf8.DecodeRuneInString does, one U+FFFD per bad byte; that equals
 // llama.cpp's unicode_cpts_from_utf8 for stray continuation bytes, bytes
 // F8-FF and truncated sequences, but llama.cpp decodes overlong forms,
