@@ -14,4 +14,5 @@ require (
 	github.com/tidwall/pretty v1.3.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
 )
