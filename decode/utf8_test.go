@@ -3,6 +3,7 @@ package decode
 import (
 	"flag"
 	"fmt"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -19,12 +20,13 @@ const (
 	// badSurrogate: ED A0–BF, a code point D800–DFFF; a grammar that
 	// excludes surrogates closes it.
 	badSurrogate badUTF8 = iota
-	// badAbove: a code point above U+10FFFF (F4 90+, leads F5–F7 and FC–FF);
-	// a grammar whose classes stop at U+10FFFF would close it.
+	// badAbove: a code point above U+10FFFF (F4 90+, leads F5–FF; the
+	// engine reads up to U+3FFFFF); a grammar whose classes exclude
+	// U+110000–U+3FFFFF closes it.
 	badAbove
 	// badAlias: bytes the engine reads as an allowed character although they
-	// are not its UTF-8 (overlong C0/C1, E0 80–9F, F0 80–8F, and leads F8–FB,
-	// whose top bits the engine masks away): no grammar can stop it.
+	// are not its UTF-8 (overlong C0/C1, E0 80–9F, F0 80–8F): no grammar can
+	// stop it.
 	badAlias
 	// badOther: a sequence the engine itself would refuse (stray
 	// continuation, truncated end).
@@ -36,7 +38,7 @@ var badNames = [badKinds]string{"encoded surrogate", "above U+10FFFF", "overlong
 
 // engineRune decodes one character at b[0] as llama.cpp's grammar does: the
 // length from the lead byte's top nibble (F8–FF count as 4-byte leads), the
-// lead's low bits masked, continuation bytes required to be 10xxxxxx, and no
+// lead's low 8-n bits kept, continuation bytes required to be 10xxxxxx, and no
 // check for overlong forms, surrogates or range.
 func engineRune(b []byte) (r rune, size int, ok bool) {
 	lengths := [16]int{1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2, 2, 3, 4}
@@ -44,7 +46,7 @@ func engineRune(b []byte) (r rune, size int, ok bool) {
 	if n == 0 || len(b) < n {
 		return 0, 1, false
 	}
-	r = rune(b[0]) & (1<<(7-n) - 1)
+	r = rune(b[0]) & (1<<(8-n) - 1) // one bit more than UTF-8's: F8–FF give U+200000–U+3FFFFF
 	for _, c := range b[1:n] {
 		if c>>6 != 2 {
 			return 0, 1, false
@@ -140,7 +142,7 @@ func TestUTF8Hole(t *testing.T) {
 		`{"type":"array","items":{"type":"string"},"maxItems":3}`,
 		`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a","b"],"additionalProperties":false}`,
 	}
-	var ours, peer holeTally
+	var ours, capped, peer holeTally
 	for _, schema := range schemas {
 		g, err := schema2gbnf.Compile([]byte(schema), schema2gbnf.Options{})
 		if err != nil {
@@ -162,6 +164,19 @@ func TestUTF8Hole(t *testing.T) {
 					t.Logf("ours %s seed %d: %q", schema, seed, out.Bytes)
 				}
 			}
+			// The same grammar with its string classes also excluding what
+			// lies above U+10FFFF (the engine decodes up to U+3FFFFF):
+			// what a compile change would close.
+			cout, err := r.Generate(Grammar{GBNF: capAbove(g.GBNF)}, seed, 200, bias)
+			if err != nil {
+				t.Fatalf("capped %s seed %d: %v", schema, seed, err)
+			}
+			if cout.End == EndEOS {
+				capped.add(cout.Bytes, o, declared)
+				if k := classifyBad(cout.Bytes); k[badAbove] {
+					t.Logf("capped %s seed %d: %q %v", schema, seed, cout.Bytes, pieces(vocab, cout.Tokens))
+				}
+			}
 			pout, err := r.Generate(Grammar{PeerSchema: []byte(schema)}, seed, 200, bias)
 			if err != nil {
 				t.Fatalf("peer %s seed %d: %v", schema, seed, err)
@@ -172,11 +187,31 @@ func TestUTF8Hole(t *testing.T) {
 		}
 	}
 	t.Logf("ours: %v", &ours)
+	t.Logf("ours, classes capped at U+10FFFF: %v", &capped)
 	t.Logf("peer: %v", &peer)
 	if ours.kinds[badSurrogate] > 0 || ours.rawFFFD > 0 {
 		t.Errorf("our grammars let encoded surrogates (%d) or raw U+FFFD (%d) through", ours.kinds[badSurrogate], ours.rawFFFD)
 	}
+	if capped.kinds[badAbove] > 0 || capped.kinds[badSurrogate] > 0 {
+		t.Errorf("classes excluding U+110000–U+3FFFFF still let %d outputs above U+10FFFF and %d encoded surrogates through",
+			capped.kinds[badAbove], capped.kinds[badSurrogate])
+	}
 	if ours.complete == 0 || peer.complete == 0 {
 		t.Errorf("no complete output (ours %d, peer %d): nothing measured", ours.complete, peer.complete)
 	}
+}
+
+// capAbove adds U+110000–U+3FFFFF to every negated class that excludes
+// surrogates, as a compile change would.
+func capAbove(gbnf string) string {
+	return strings.ReplaceAll(gbnf, `\uD800-\uDFFF`, `\uD800-\uDFFF\U00110000-\U003FFFFF`)
+}
+
+// pieces spells each token's bytes, to show where tokens split a character.
+func pieces(v *Vocab, ids []int) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = fmt.Sprintf("%q", v.Tokens[id])
+	}
+	return out
 }
