@@ -138,7 +138,7 @@ func TestLimits(t *testing.T) {
 		want want
 	}{
 		{`{"name":"a"}`, want{class: LimitExceeded, offset: -1}},
-		{`{"n`, want{class: Incomplete, offset: 3}},    // beyond MaxProbeBytes: no Next
+		{`{"n`, want{class: Incomplete, offset: 3}},            // beyond MaxProbeBytes: no Next
 		{`{`, want{class: Incomplete, offset: 1, literal: ""}}, // Next, but no literal beyond one code point
 	} {
 		got := j.Judge([]byte(c.text))

@@ -1,0 +1,238 @@
+package verdict
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/equiv"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+var corpusDir = flag.String("corpus", "", "also check verdicts on up to -corpus-n schemas of each directory under `DIR` (e.g. /work/shared/corpus/jsonschemabench)")
+var corpusN = flag.Int("corpus-n", 40, "schemas per corpus directory")
+
+// oracle is the independent validator, with format as an annotation, as the
+// checker treats it.
+type oracle struct{ sch *jsonschema.Schema }
+
+var oracleDrafts = map[subsetcheck.Draft]*jsonschema.Draft{
+	subsetcheck.Draft4: jsonschema.Draft4, subsetcheck.Draft6: jsonschema.Draft6, subsetcheck.Draft7: jsonschema.Draft7,
+	subsetcheck.Draft2019: jsonschema.Draft2019, subsetcheck.Draft2020: jsonschema.Draft2020,
+}
+
+func newOracle(schema []byte, draft subsetcheck.Draft) (*oracle, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(oracleDrafts[draft])
+	for _, name := range []string{"json-pointer", "relative-json-pointer", "uuid", "duration", "period", "ipv4", "ipv6",
+		"hostname", "email", "date", "time", "date-time", "uri", "iri", "uri-reference", "iri-reference", "uri-template",
+		"semver", "idn-email", "idn-hostname", "regex", "unknown"} {
+		c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
+	}
+	if err := c.AddResource("file:///schema.json", doc); err != nil {
+		return nil, err
+	}
+	sch, err := c.Compile("file:///schema.json")
+	if err != nil {
+		return nil, err
+	}
+	return &oracle{sch}, nil
+}
+
+// valid: decodable is false when the oracle cannot decode the text.
+func (o *oracle) valid(text string) (valid, decodable bool) {
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return false, false
+	}
+	return o.sch.Validate(v) == nil, true
+}
+
+// agreement checks one schema's verdicts against the oracle and counts them.
+type agreement struct {
+	t      *testing.T
+	counts map[string]int
+}
+
+func (a *agreement) schema(name string, schema []byte, opts schema2gbnf.Options, texts []string) bool {
+	a.t.Helper()
+	g, err := schema2gbnf.Compile(schema, opts)
+	if err != nil {
+		return false
+	}
+	o, err := newOracle(schema, g.Schema.Draft)
+	if err != nil {
+		a.t.Logf("%s: oracle refuses the schema: %v", name, err)
+		return false
+	}
+	j, err := New(g, Limits{})
+	if err != nil {
+		a.t.Fatalf("%s: %v", name, err)
+	}
+	gen := equiv.NewGenerator(g.Schema, 1)
+	for _, v := range append(gen.Valid(), gen.Invalid()...) {
+		for _, sp := range equiv.Spellings {
+			texts = append(texts, equiv.Text(v, sp))
+		}
+		if c, err := compile.Canonical(g.Schema, v); err == nil {
+			texts = append(texts, c, c[:len(c)/2], c+"\n")
+		}
+	}
+	for _, text := range texts {
+		a.text(name, o, j, text)
+	}
+	return true
+}
+
+func (a *agreement) text(name string, o *oracle, j *Judge, text string) {
+	a.t.Helper()
+	v := j.Judge([]byte(text))
+	valid, decodable := o.valid(text)
+	key := string(v.Class)
+	if v.Reason != "" {
+		key += "/" + v.Reason
+	}
+	a.counts[key]++
+	bad := false
+	switch {
+	case v.Class == CompleteValid:
+		bad = !valid
+	case v.Class == OffGrammar && v.Reason == ReasonSchema:
+		bad = !decodable || valid
+	case v.Class == OffGrammar && v.Reason == ReasonSpelling:
+		bad = !valid
+	case v.Class == ParseError:
+		// the oracle's decoder takes duplicate names (the last wins) and
+		// lone surrogate escapes (as U+FFFD); the strict reader does not
+		bad = decodable && !strictOnly(v)
+	case v.Class == Incomplete:
+		bad = decodable && strings.TrimSpace(text) != "" && !isPrefixOfNumber(text)
+	default:
+		bad = true
+	}
+	if bad {
+		a.t.Errorf("%s: %q: %s (%s), oracle valid=%v decodable=%v", name, text, key, v.Message, valid, decodable)
+	}
+}
+
+func strictOnly(v Verdict) bool {
+	if len(v.Problems) == 0 {
+		return false
+	}
+	c := subsetcheck.Code(v.Problems[0].Code)
+	return c == subsetcheck.CodeDuplicateKey || c == subsetcheck.CodeLoneSurrogate
+}
+
+// isPrefixOfNumber: "12" is JSON, and also a prefix of "123" the grammar
+// may be waiting for (e.g. minimum 100).
+func isPrefixOfNumber(text string) bool {
+	return strings.Trim(text, "-0123456789.eE+") == ""
+}
+
+func (a *agreement) report() {
+	keys := make([]string, 0, len(a.counts))
+	total := 0
+	for k, n := range a.counts {
+		keys = append(keys, k)
+		total += n
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		b.WriteString(" " + k + "=" + strconv.Itoa(a.counts[k]))
+	}
+	a.t.Logf("%d texts:%s", total, b.String())
+}
+
+// sections splits a txtar archive ("-- name --" lines) into its files.
+func sections(data string) map[string]string {
+	out := map[string]string{}
+	name := ""
+	for _, line := range strings.SplitAfter(data, "\n") {
+		trimmed := strings.TrimRight(line, "\n")
+		if strings.HasPrefix(trimmed, "-- ") && strings.HasSuffix(trimmed, " --") && len(trimmed) >= 6 {
+			name = trimmed[3 : len(trimmed)-3]
+			continue
+		}
+		if name != "" {
+			out[name] += line
+		}
+	}
+	return out
+}
+
+// TestAgreesWithOracle: for every text, COMPLETE_VALID ⇒ the oracle accepts,
+// OFF_GRAMMAR by schema ⇒ it rejects, OFF_GRAMMAR by spelling ⇒ it accepts,
+// PARSE_ERROR ⇒ it cannot decode the text. Schemas: compile/testdata, with
+// their accept and reject lines and generated values in every spelling.
+func TestAgreesWithOracle(t *testing.T) {
+	a := &agreement{t: t, counts: map[string]int{}}
+	files, _ := filepath.Glob("../compile/testdata/*.txtar")
+	schemas := 0
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sec := sections(string(data))
+		var opts schema2gbnf.Options
+		if strings.TrimSpace(sec["options"]) == "compact" {
+			opts.Whitespace = compile.Compact
+		}
+		var texts []string
+		for _, l := range strings.Split(sec["accept"]+sec["reject"], "\n") {
+			if l != "" {
+				texts = append(texts, l)
+			}
+		}
+		if a.schema(filepath.Base(file), []byte(sec["schema.json"]), opts, texts) {
+			schemas++
+		}
+	}
+	if schemas < 20 {
+		t.Fatalf("only %d testdata schemas compiled", schemas)
+	}
+	a.report()
+}
+
+// TestAgreesWithOracleCorpus is TestAgreesWithOracle on real-world schemas
+// (-corpus DIR).
+func TestAgreesWithOracleCorpus(t *testing.T) {
+	if *corpusDir == "" {
+		t.Skip("no -corpus")
+	}
+	a := &agreement{t: t, counts: map[string]int{}}
+	dirs, _ := filepath.Glob(filepath.Join(*corpusDir, "*"))
+	schemas := 0
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		n := 0
+		for _, file := range files {
+			if n >= *corpusN {
+				break
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.schema(file, data, schema2gbnf.Options{}, nil) {
+				n++
+			}
+		}
+		schemas += n
+	}
+	t.Logf("%d schemas", schemas)
+	a.report()
+}
