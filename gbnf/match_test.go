@@ -259,3 +259,37 @@ func TestMatchParsed(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchConcurrent shares one Matcher between goroutines, each with its
+// own texts, and checks every verdict (run with -race).
+func TestMatchConcurrent(t *testing.T) {
+	m, err := NewMatcher(jsonGrammar())
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []struct {
+		text   string
+		accept bool
+	}{
+		{`{"a": [1, 2, {"b": null}]}`, true},
+		{`{"a": [1, 2, {"b": nul}]}`, false},
+		{`"é\u00e9"`, true},
+		{`[1,]`, false},
+	}
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			ok := true
+			for i := range 200 {
+				tc := texts[(g+i)%len(texts)]
+				ok = ok && m.Accepts(tc.text) == tc.accept
+			}
+			done <- ok
+		}()
+	}
+	for range 4 {
+		if !<-done {
+			t.Error("a concurrent Match gave a wrong verdict")
+		}
+	}
+}
