@@ -112,8 +112,8 @@ type earley struct {
 	count     []int32             // items of the current set per dstate
 	many      map[uint64]struct{} // (dstate, origin) of the current set, for crowded dstates
 	waiters   []waiter
-	waitStart []int32  // set k's waiters are waiters[waitStart[k]:waitStart[k+1]]
-	predicted []uint32 // stamp of the set where a nonterminal was last predicted
+	waitRange []struct{ lo, hi int32 } // set k's waiters once indexed; lo < 0 before
+	predicted []uint32                 // stamp of the set where a nonterminal was last predicted
 	cur       uint32
 	maxItems  int
 	overflow  bool
@@ -151,7 +151,7 @@ func (e *earley) release() {
 		e.items, e.link = nil, nil
 	}
 	if cap(e.setStart) > keep {
-		e.setStart, e.waitStart = nil, nil
+		e.setStart, e.waitRange = nil, nil
 	}
 	if cap(e.waiters) > keep {
 		e.waiters = nil
@@ -263,6 +263,7 @@ func (e *earley) nextSet() {
 		clear(e.many)
 	}
 	e.setStart = append(e.setStart, int32(len(e.items)))
+	e.waitRange = append(e.waitRange, struct{ lo, hi int32 }{-1, -1})
 }
 
 // chainMax is how many items of one dstate a set holds before deduplication
@@ -308,20 +309,30 @@ func (e *earley) add(d, origin int32) {
 	e.items = append(e.items, earleyItem{d, origin})
 }
 
-// indexWaiters records, once set k is complete, which of its items wait
-// for which nonterminal, sorted by nonterminal, so that a completion visits
-// only its own waiters.
-func (e *earley) indexWaiters(k int32) {
-	start := len(e.waiters)
-	for _, it := range e.items[e.setStart[k]:] {
-		for _, c := range e.dstates[it.state].calls {
-			e.waiters = append(e.waiters, waiter{e.p.arg[c], c, it.origin})
+// waitersOf returns the items of the finished set o that call nonterminal
+// nt. The first completion into a set indexes the set's calls by
+// nonterminal; most sets never receive one, so indexing is lazy.
+func (e *earley) waitersOf(o, nt int32) []waiter {
+	r := &e.waitRange[o]
+	if r.lo < 0 {
+		r.lo = int32(len(e.waiters))
+		for _, it := range e.items[e.setStart[o]:e.setStart[o+1]] {
+			for _, c := range e.dstates[it.state].calls {
+				e.waiters = append(e.waiters, waiter{e.p.arg[c], c, it.origin})
+			}
+		}
+		r.hi = int32(len(e.waiters))
+		if w := e.waiters[r.lo:r.hi]; len(w) > 1 {
+			slices.SortFunc(w, func(a, b waiter) int { return int(a.nt - b.nt) })
 		}
 	}
-	if w := e.waiters[start:]; len(w) > 1 {
-		slices.SortFunc(w, func(a, b waiter) int { return int(a.nt - b.nt) })
+	ws := e.waiters[r.lo:r.hi]
+	j, _ := slices.BinarySearchFunc(ws, nt, func(w waiter, nt int32) int { return int(w.nt - nt) })
+	end := j
+	for end < len(ws) && ws[end].nt == nt {
+		end++
 	}
-	e.waitStart = append(e.waitStart, int32(len(e.waiters)))
+	return ws[j:end]
 }
 
 // waiter is an item of a finished set that calls nonterminal nt.
@@ -331,7 +342,7 @@ type waiter struct{ nt, call, origin int32 }
 // (predictions and completions), then scan the code point into the next.
 func (e *earley) run(text string, maxItems int) (MatchResult, error) {
 	e.items, e.link, e.setStart = e.items[:0], e.link[:0], e.setStart[:0]
-	e.waiters, e.waitStart = e.waiters[:0], append(e.waitStart[:0], 0)
+	e.waiters, e.waitRange = e.waiters[:0], e.waitRange[:0]
 	e.maxItems, e.overflow = maxItems, false
 	e.nextSet()
 	e.add(e.start(0), 0)
@@ -351,7 +362,6 @@ func (e *earley) run(text string, maxItems int) (MatchResult, error) {
 		if pos == len(text) {
 			break
 		}
-		e.indexWaiters(k)
 		r, w := rune(text[pos]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(text[pos:])
@@ -425,10 +435,8 @@ func (e *earley) complete(k int32, next rune) {
 			continue
 		}
 		for _, nt := range e.dstates[it.state].accepts {
-			ws := e.waiters[e.waitStart[o]:e.waitStart[o+1]]
-			j, _ := slices.BinarySearchFunc(ws, nt, func(w waiter, nt int32) int { return int(w.nt - nt) })
-			for ; j < len(ws) && ws[j].nt == nt; j++ {
-				e.add(e.after(ws[j].call), ws[j].origin)
+			for _, w := range e.waitersOf(o, nt) {
+				e.add(e.after(w.call), w.origin)
 			}
 		}
 	}
