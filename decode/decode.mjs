@@ -8,13 +8,14 @@
 //   {"id":3,"op":"peer","schema":{...}}           -> {"id":3,"handle":4,"grammar":"root ::= .."}
 //   {"id":4,"op":"free","handle":3}               -> {"id":4}
 //   {"id":5,"op":"generate","handle":3,"seed":7,"maxTokens":200,"timeoutMs":20000,
-//             "bias":[[id,logit],..]}             -> {"id":5,"tokens":[..],"end":"eos"|"budget"|"stuck","ms":12.5}
+//             "bias":[[id,logit],..]}             -> {"id":5,"tokens":[..],"end":"eos"|"budget"|"stuck"|"failed","ms":12.5}
 //
 // handle 0 generates without a grammar. Tokens come back as ids, so the Go
 // side recovers the exact bytes (no detokenizer holding back partial UTF-8).
 // A generation the grammar leaves with no possible token hangs in this
 // node-llama-cpp (an unawaited rejected promise): after timeoutMs the reply
-// says "stuck" and the process exits, to be restarted by the Go side.
+// says "stuck" and the process exits, to be restarted by the Go side; a
+// generation the engine aborts ends "failed", with "why", and exits too.
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
@@ -31,6 +32,15 @@ const model = await llama.loadModel({modelPath, gpuLayers: 0});
 const context = await model.createContext({contextSize: 1024, sequences: 1, threads: 1, batchSize: 64});
 const sequence = context.getSequence();
 const bos = model.tokens.bos;
+
+// When the grammar leaves no possible token, this node-llama-cpp either hangs
+// or rejects a promise nobody awaits ("Unexpected empty grammar stack"): the
+// rejection is routed to the generation running, which then ends "failed".
+let failGeneration = null;
+process.on("unhandledRejection", (err) => {
+    if (failGeneration) failGeneration(err);
+    else process.stderr.write(`unhandled rejection outside a generation: ${err?.message ?? err}\n`);
+});
 
 const grammars = new Map();
 let nextHandle = 1;
@@ -54,10 +64,15 @@ async function generate(req) {
     while (tokens.length < req.maxTokens) {
         let timer;
         const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve("stuck"), req.timeoutMs); });
-        const r = await Promise.race([it.next(), timeout]);
+        const failed = new Promise((resolve) => { failGeneration = (err) => resolve({failed: err}); });
+        const r = await Promise.race([it.next().catch((err) => ({failed: err})), timeout, failed]);
         clearTimeout(timer);
+        failGeneration = null;
         if (r === "stuck") {
             return {tokens, end: "stuck", ms: performance.now() - start, exit: true};
+        }
+        if (r.failed !== undefined) {
+            return {tokens, end: "failed", why: String(r.failed?.message ?? r.failed), ms: performance.now() - start, exit: true};
         }
         if (r.done) { end = "done"; break; }
         if (model.isEogToken(r.value)) { end = "eos"; break; }

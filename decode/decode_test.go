@@ -209,7 +209,7 @@ func TestDecode(t *testing.T) {
 				ours.incomplete++
 			default:
 				ours.stuck++
-				t.Errorf("%s seed %d: generation %s after %d tokens: %q", s.name, seed, out.End, len(out.Tokens), out.Bytes)
+				t.Errorf("%s seed %d: generation %s after %d tokens: %q %s", s.name, seed, out.End, len(out.Tokens), out.Bytes, out.Error)
 			}
 
 			if !*flagPeer {

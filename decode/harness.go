@@ -36,6 +36,7 @@ const (
 	EndBudget End = "budget" // cut by the token budget: INCOMPLETE, reported apart
 	EndStuck  End = "stuck"  // no token came within StuckAfter: a failure
 	EndDone   End = "done"   // the engine stopped without EOS: a failure
+	EndFailed End = "failed" // the engine aborted the generation (Output.Error says why): a failure
 )
 
 // Output is one generation.
@@ -45,17 +46,20 @@ type Output struct {
 	Bytes  []byte // the exact bytes of Tokens
 	End    End
 	Millis float64 // sampling time measured inside node, excluding our pipe
+	Error  string  // with EndFailed, the engine's message
 }
 
 // Runner is one node process holding the model; not safe for concurrent use.
 type Runner struct {
-	model  string
-	vocab  *Vocab
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stdout *bufio.Reader
-	stderr *os.File
-	nextID int64
+	model string
+	vocab *Vocab
+	// StuckAfter bounds the wait for one token; StuckAfter when zero.
+	StuckAfter time.Duration
+	cmd        *exec.Cmd
+	stdin      io.WriteCloser
+	stdout     *bufio.Reader
+	stderr     *os.File
+	nextID     int64
 	// grammars loaded in the current process, by text, so a restart after a
 	// stuck generation reloads them.
 	handles map[string]int64
@@ -253,20 +257,28 @@ func (r *Runner) Generate(g Grammar, seed uint64, maxTokens int, bias Bias) (Out
 		End    End     `json:"end"`
 		Ms     float64 `json:"ms"`
 		Exit   bool    `json:"exit"`
+		Error  string  `json:"why"`
 	}
 	req := map[string]any{"op": "generate", "handle": h, "seed": seed, "maxTokens": maxTokens,
-		"timeoutMs": StuckAfter.Milliseconds(), "bias": pairs}
+		"timeoutMs": r.stuckAfter().Milliseconds(), "bias": pairs}
 	if err := r.call(req, &reply); err != nil {
 		return Output{}, err
 	}
-	if reply.Exit { // decode.mjs exits after a stuck generation
-		r.end(errors.New("stuck generation"))
+	if reply.Exit { // decode.mjs exits after a stuck or failed generation
+		r.end(errors.New("generation " + string(reply.End)))
 	}
 	b, err := r.vocab.Bytes(reply.Tokens)
 	if err != nil {
 		return Output{}, err
 	}
-	return Output{Seed: seed, Tokens: reply.Tokens, Bytes: b, End: reply.End, Millis: reply.Ms}, nil
+	return Output{Seed: seed, Tokens: reply.Tokens, Bytes: b, End: reply.End, Millis: reply.Ms, Error: reply.Error}, nil
+}
+
+func (r *Runner) stuckAfter() time.Duration {
+	if r.StuckAfter > 0 {
+		return r.StuckAfter
+	}
+	return StuckAfter
 }
 
 func sortedKeys(b Bias) []int {
