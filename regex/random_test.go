@@ -1,0 +1,364 @@
+package regex
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// alphabet holds the code points random grammars and texts are made of:
+// a few letters, every character some dialect treats specially, controls,
+// and non-ASCII up to the last code point.
+var alphabet = []rune("abc\\][^-&~|.*+?(){}$#\"/ \n\t\x7f\u0085\u00a0é😀\U0010FFFF\uFFFD")
+
+// grammarGen makes random grammars over alphabet.
+type grammarGen struct {
+	r         *rand.Rand
+	nRules    int
+	recursive bool // let rules reference earlier rules and themselves
+}
+
+func (gg *grammarGen) grammar() *gbnf.Grammar {
+	g := &gbnf.Grammar{}
+	for i := range gg.nRules {
+		name := "root"
+		if i > 0 {
+			name = fmt.Sprintf("r%d", i)
+		}
+		g.Rules = append(g.Rules, &gbnf.Rule{Name: name, Expr: gg.expr(i, 0)})
+	}
+	return g
+}
+
+func (gg *grammarGen) expr(rule, depth int) gbnf.Expr {
+	r := gg.r
+	k := r.IntN(10)
+	if depth >= 3 {
+		k = 9
+	}
+	switch k {
+	case 0, 1:
+		n := 2 + r.IntN(2)
+		alt := &gbnf.Alt{}
+		for range n {
+			alt.Alts = append(alt.Alts, gg.expr(rule, depth+1))
+		}
+		return alt
+	case 2, 3:
+		n := 2 + r.IntN(2)
+		seq := &gbnf.Seq{}
+		for range n {
+			seq.Items = append(seq.Items, gg.expr(rule, depth+1))
+		}
+		return seq
+	case 4, 5:
+		bounds := [][2]int{{0, 1}, {0, -1}, {1, -1}, {2, 2}, {0, 3}, {2, 5}, {3, -1}, {1, 1}, {4, 2}, {0, 0}, {30, 40}, {0, 35}, {25, 45}}
+		b := bounds[r.IntN(len(bounds))]
+		return &gbnf.Repeat{Expr: gg.expr(rule, depth+1), Min: b[0], Max: b[1]}
+	case 6:
+		switch {
+		case gg.recursive && r.IntN(3) == 0:
+			return &gbnf.Ref{Name: gg.name(r.IntN(rule + 1))}
+		case rule+1 < gg.nRules:
+			return &gbnf.Ref{Name: gg.name(rule + 1 + r.IntN(gg.nRules-rule-1))}
+		}
+	}
+	return gg.leaf()
+}
+
+func (gg *grammarGen) name(i int) string {
+	if i == 0 {
+		return "root"
+	}
+	return fmt.Sprintf("r%d", i)
+}
+
+func (gg *grammarGen) leaf() gbnf.Expr {
+	r := gg.r
+	switch r.IntN(20) {
+	case 0:
+		return &gbnf.Any{}
+	case 1:
+		return &gbnf.Lit{Text: ""}
+	case 2, 3, 4, 5, 6, 7:
+		c := &gbnf.Class{Negated: r.IntN(3) == 0}
+		for range 1 + r.IntN(3) {
+			lo := alphabet[r.IntN(len(alphabet))]
+			hi := lo
+			if r.IntN(2) == 0 {
+				hi = alphabet[r.IntN(len(alphabet))]
+			}
+			c.Ranges = append(c.Ranges, gbnf.Range{Lo: min(lo, hi), Hi: max(lo, hi)})
+		}
+		return c
+	}
+	var b strings.Builder
+	for range 1 + r.IntN(3) {
+		b.WriteRune(alphabet[r.IntN(len(alphabet))])
+	}
+	return &gbnf.Lit{Text: b.String()}
+}
+
+// textGen makes texts from a grammar: derivations (with the deepest nesting
+// of any rule they used) and near misses.
+type textGen struct {
+	r     *rand.Rand
+	g     *gbnf.Grammar
+	open  map[string]int
+	depth int // deepest open count of any rule in this derivation
+	work  int // derivation steps left for this text
+}
+
+func (tg *textGen) sample() (string, int) {
+	tg.open, tg.depth, tg.work = map[string]int{}, 0, 2000
+	var b strings.Builder
+	tg.derive(&b, &gbnf.Ref{Name: "root"}, 0)
+	return b.String(), tg.depth
+}
+
+func (tg *textGen) derive(b *strings.Builder, e gbnf.Expr, steps int) {
+	r := tg.r
+	tg.work--
+	if steps > 200 || b.Len() > 5000 || tg.work < 0 {
+		return // gives up: the text is then probably not in the grammar
+	}
+	switch e := e.(type) {
+	case *gbnf.Alt:
+		tg.derive(b, e.Alts[r.IntN(len(e.Alts))], steps+1)
+	case *gbnf.Seq:
+		for _, it := range e.Items {
+			tg.derive(b, it, steps+1)
+		}
+	case *gbnf.Lit:
+		b.WriteString(e.Text)
+	case *gbnf.Any:
+		b.WriteRune(alphabet[r.IntN(len(alphabet))])
+	case *gbnf.Class:
+		if !e.Negated && r.IntN(8) != 0 {
+			rg := e.Ranges[r.IntN(len(e.Ranges))]
+			c := rg.Lo + rune(r.IntN(int(rg.Hi-rg.Lo)+1))
+			if utf8.ValidRune(c) {
+				b.WriteRune(c)
+				return
+			}
+		}
+		b.WriteRune(alphabet[r.IntN(len(alphabet))])
+	case *gbnf.Ref:
+		tg.open[e.Name]++
+		tg.depth = max(tg.depth, tg.open[e.Name])
+		tg.derive(b, tg.g.Rule(e.Name).Expr, steps+1)
+		tg.open[e.Name]--
+	case *gbnf.Repeat:
+		lo, hi := max(e.Min, 0), e.Max
+		if hi >= 0 && hi < lo {
+			hi = lo
+		}
+		n := lo + r.IntN(4)
+		if hi >= 0 {
+			n = min(n, hi)
+			if r.IntN(4) == 0 {
+				n = hi
+			}
+		}
+		for range n {
+			tg.derive(b, e.Expr, steps+1)
+		}
+	}
+}
+
+// mutate makes a near miss: one code point deleted, inserted or replaced,
+// a piece doubled, or the text cut short.
+func (tg *textGen) mutate(s string) string {
+	r := tg.r
+	rs := []rune(s)
+	i := 0
+	if len(rs) > 0 {
+		i = r.IntN(len(rs))
+	}
+	c := alphabet[r.IntN(len(alphabet))]
+	switch r.IntN(5) {
+	case 0:
+		if len(rs) > 0 {
+			rs = append(rs[:i:i], rs[i+1:]...)
+		}
+	case 1:
+		rs = append(rs[:i:i], append([]rune{c}, rs[i:]...)...)
+	case 2:
+		if len(rs) > 0 {
+			rs[i] = c
+		}
+	case 3:
+		j := i + r.IntN(len(rs)-i+1)
+		rs = append(rs[:j:j], append(append([]rune(nil), rs[i:j]...), rs[j:]...)...)
+	case 4:
+		rs = rs[:i]
+	}
+	return string(rs)
+}
+
+// pyCase is one verdict to confirm in Python.
+type pyCase struct {
+	Re   string `json:"re"`
+	Text string `json:"text"`
+	Want bool   `json:"-"`
+}
+
+// TestRandomGrammars compares the regex with the GBNF matcher on random
+// grammars, their derivations and near misses, then replays a sample in
+// Python's re.fullmatch.
+func TestRandomGrammars(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var py []pyCase
+	grammars, texts, accepted := 0, 0, 0
+	for i := range 120 {
+		gg := &grammarGen{r: r, nRules: 1 + r.IntN(5)}
+		g := gg.grammar()
+		re, err := Emit(g, Options{})
+		if err != nil {
+			var list subsetcheck.ErrorList
+			if errors.As(err, &list) && (list[0].Code == CodeNoText || list[0].Code == CodeTooLarge) {
+				continue // a grammar of no text, or one whose repeats multiply past the size limit
+			}
+			t.Fatalf("grammar %d:\n%s\nEmit: %v", i, g, err)
+		}
+		rx := regexp.MustCompile(Anchored(re))
+		m := newMatcher(t, g)
+		grammars++
+		tg := &textGen{r: r, g: g}
+		for range 20 {
+			s, _ := tg.sample()
+			if r.IntN(2) == 0 {
+				s = tg.mutate(s)
+			}
+			if len(s) > 400 {
+				continue // long texts cost the matcher much and teach little
+			}
+			texts++
+			ok := agree(t, g, m, re, rx, s)
+			if ok {
+				accepted++
+			}
+			if len(py) < 4000 && r.IntN(2) == 0 && len(re) < 20000 {
+				py = append(py, pyCase{Re: re, Text: s, Want: ok})
+			}
+		}
+		if t.Failed() {
+			return
+		}
+	}
+	t.Logf("%d grammars, %d texts, %d accepted", grammars, texts, accepted)
+	if grammars < 80 || accepted < texts/5 || accepted > texts*4/5 {
+		t.Errorf("the random test lost its teeth: %d grammars, %d of %d texts accepted", grammars, accepted, texts)
+	}
+	checkPython(t, py)
+}
+
+// TestRandomRecursive checks unrolled recursive grammars: the regex accepts
+// nothing the grammar rejects, and accepts every derivation that nests no
+// deeper than MaxDepth.
+func TestRandomRecursive(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	checked, within := 0, 0
+	for range 150 {
+		gg := &grammarGen{r: r, nRules: 1 + r.IntN(4), recursive: true}
+		g := gg.grammar()
+		depth := 1 + r.IntN(3)
+		re, err := Emit(g, Options{MaxDepth: depth, MaxBytes: 200000})
+		if err != nil {
+			continue
+		}
+		rx := regexp.MustCompile(Anchored(re))
+		m, err := gbnf.NewMatcher(g)
+		if err != nil {
+			continue // left recursion, which llama.cpp refuses too
+		}
+		tg := &textGen{r: r, g: g}
+		for range 20 {
+			s, d := tg.sample()
+			mutated := r.IntN(3) == 0
+			if mutated {
+				s = tg.mutate(s)
+			}
+			if len(s) > 400 {
+				continue
+			}
+			got, want := rx.MatchString(s), m.Accepts(s)
+			checked++
+			switch {
+			case got && !want:
+				t.Fatalf("regex accepts what the grammar rejects: %q\n%s\nregex %s", s, g, re)
+			case !mutated && d <= depth && want:
+				within++
+				if !got {
+					t.Fatalf("depth %d: regex rejects a derivation of depth %d: %q\n%s\nregex %s", depth, d, s, g, re)
+				}
+			}
+		}
+	}
+	t.Logf("%d texts, %d derivations within the depth bound", checked, within)
+	if within < 300 {
+		t.Errorf("too few derivations within the bound: %d", within)
+	}
+}
+
+// pyScript reads {"re", "text"} lines and prints 1 or 0 per line for
+// re.fullmatch. Warnings are errors: a FutureWarning about a possible set
+// operation would mean a class Python may one day read differently.
+const pyScript = `
+import json, re, sys
+for line in sys.stdin:
+    d = json.loads(line)
+    print(1 if re.fullmatch(d["re"], d["text"]) else 0, flush=False)
+sys.stdout.flush()
+`
+
+// checkPython runs every case through one python3 process and requires
+// its verdicts to match Go's.
+func checkPython(t *testing.T, cases []pyCase) {
+	t.Helper()
+	if len(cases) == 0 {
+		return
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found: the Python dialect check did not run")
+	}
+	var in strings.Builder
+	for _, c := range cases {
+		line, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Write(line)
+		in.WriteByte('\n')
+	}
+	cmd := exec.Command("python3", "-W", "error", "-c", pyScript)
+	cmd.Stdin = strings.NewReader(in.String())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python3: %v\n%s", err, shorten(stderr.String()))
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	i := 0
+	for ; sc.Scan() && i < len(cases); i++ {
+		got := sc.Text() == "1"
+		if got != cases[i].Want {
+			t.Errorf("Python disagrees with Go on %q\nregex %s\nPython says %v, Go says %v", cases[i].Text, cases[i].Re, got, cases[i].Want)
+		}
+	}
+	if i != len(cases) {
+		t.Fatalf("python3 answered %d of %d cases", i, len(cases))
+	}
+	t.Logf("Python agreed on %d cases", len(cases))
+}
