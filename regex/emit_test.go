@@ -83,7 +83,6 @@ func TestEmitText(t *testing.T) {
 x ::= "a" | "b"`, `[ab][ab]`},
 		{`root ::= "a"{0,1500}`, `a{0,1000}a{0,500}`},
 		{`root ::= ("a"{50}){50}`, `(?:a{20}a{20}a{10}){50}`},
-		{`root ::= "a"{2,1} "b"{3,0}`, `a{2}b{3}`},
 		{`root ::= "a" "\x00"?`, `a`},
 	}
 	for _, tc := range tests {
@@ -202,6 +201,18 @@ func TestEmitBuiltErrors(t *testing.T) {
 		if !errors.As(err, &list) || len(list) != 1 || list[0].Code != tc.code {
 			t.Errorf("%s: want %s, got %v", tc.name, tc.code, err)
 		}
+	}
+}
+
+// TestEmitReversedBounds: {m,n} with n < m means {m}, as in llama.cpp
+// (the parser refuses it in text; a built grammar may hold it).
+func TestEmitReversedBounds(t *testing.T) {
+	g := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: "root", Expr: &gbnf.Seq{Items: []gbnf.Expr{
+		&gbnf.Repeat{Expr: &gbnf.Lit{Text: "a"}, Min: 2, Max: 1},
+		&gbnf.Repeat{Expr: &gbnf.Lit{Text: "b"}, Min: 3, Max: 0},
+	}}}}}
+	if re, err := Emit(g, Options{}); re != "a{2}b{3}" || err != nil {
+		t.Errorf("got %q, %v; want a{2}b{3}", re, err)
 	}
 }
 
