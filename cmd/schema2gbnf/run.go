@@ -44,6 +44,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runCompile(args[1:], true, stdin, stdout, stderr)
 		case "match":
 			return runMatch(args[1:], stdin, stdout, stderr)
+		case "verdict":
+			return runVerdict(args[1:], stdin, stdout, stderr)
 		}
 	}
 	return runCompile(args, false, stdin, stdout, stderr)
