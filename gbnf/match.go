@@ -84,7 +84,7 @@ type dstate struct {
 const dead = -1
 
 // dstateCost is what one dstate counts against MaxItems, for its memory.
-const dstateCost = 64
+const dstateCost = 128
 
 // earleyItem is an Earley item: a dstate and the set (code point index)
 // where its nonterminal began.
@@ -93,14 +93,13 @@ type earleyItem struct{ state, origin int32 }
 // earley is the scratch of one recognition and its DFA cache, reused
 // through the pool by one goroutine at a time.
 type earley struct {
-	p        *matchProg
-	dstates  []dstate
-	index    map[string]int32 // dstate by its sorted state list
-	startD   []int32          // per nonterminal: dstate of its start, or -1
-	nextD    []int32          // per call state: dstate after the call, or -1
-	scratch  []int32
-	keyBuf   []byte
-	stampNFA []int32
+	p       *matchProg
+	dstates []dstate
+	index   map[string]int32 // dstate by its sorted state list
+	startD  []int32          // per nonterminal: dstate of its start, or -1
+	nextD   []int32          // per call state: dstate after the call, or -1
+	scratch []int32
+	keyBuf  []byte
 
 	items    []earleyItem
 	link     []int32 // next item of the current set with the same dstate, or -1
@@ -139,7 +138,6 @@ func (e *earley) resetCache() {
 	for i := range e.nextD {
 		e.nextD[i] = -1
 	}
-	e.stampNFA = make([]int32, len(e.p.kind))
 	e.stamp, e.head, e.count = e.stamp[:0], e.head[:0], e.count[:0]
 }
 

@@ -220,6 +220,7 @@ func TestMatcherLimits(t *testing.T) {
 		limit string
 	}{
 		{"states", root(rep(cls("a-z"), 0, 5000)), MatcherLimits{MaxStates: 1000}, "", "MaxStates"},
+		{"huge count", root(rep(lit("a"), 1<<40, -1)), MatcherLimits{}, "", "MaxStates"},
 		{"closure", root(rep(opt(lit("a")), 0, 3000)), MatcherLimits{MaxClosure: 100000}, "", "MaxClosure"},
 		{"depth", root(opt(opt(opt(opt(lit("a")))))), MatcherLimits{MaxExprDepth: 3}, "", "MaxExprDepth"},
 		{"items", gram("root", star(ref("x")), "x", alt(lit("a"), seq(lit("a"), ref("x")))), MatcherLimits{MaxItems: 5000}, strings.Repeat("a", 500), "MaxItems"},

@@ -128,7 +128,7 @@ func (s *Sampler) cost(e Expr, memo bool) cost {
 		lo, _ := effectiveBounds(e)
 		if lo > 0 {
 			xc := s.cost(e.Expr, memo)
-			c = cost{min(xc.n*lo, costInf), xc.height}
+			c = cost{min(satMul(xc.n, lo), costInf), xc.height}
 			if xc.n >= costInf {
 				c = infinite
 			}

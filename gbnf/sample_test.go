@@ -118,3 +118,16 @@ func TestNewSamplerRefuses(t *testing.T) {
 		}
 	}
 }
+
+func TestSampleHugeCounts(t *testing.T) {
+	g := gram("root", alt(lit("a"), ref("big")), "big", rep(lit("bb"), 1<<40, -1))
+	s, err := NewSampler(g, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		if text, ok := s.Sample(10); !ok || text != "a" {
+			t.Fatalf("Sample = %q, %v; want \"a\"", text, ok)
+		}
+	}
+}
