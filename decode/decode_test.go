@@ -13,8 +13,8 @@ import (
 )
 
 var (
-	flagCorpus = flag.String("decode.corpus", "", "decode every schema of this directory (e.g. /work/shared/corpus/jsonschemabench/Kubernetes) instead of the vendored sample")
-	flagSample = flag.Int("decode.sample", 4, "schemas taken from each subset of the vendored corpus testdata/corpus")
+	flagCorpus = flag.String("decode.corpus", "", "decode the first -decode.sample schemas (by name) of this directory, e.g. /work/shared/corpus/jsonschemabench/Kubernetes, instead of the repository's")
+	flagSample = flag.Int("decode.sample", 4, "schemas taken from each subset of the vendored corpus testdata/corpus, or from -decode.corpus (0: all)")
 	flagSeeds  = flag.Int("decode.seeds", 4, "seeds (generations) per schema and grammar")
 	flagBudget = flag.Int("decode.budget", 400, "token budget of one generation; outputs cut by it are INCOMPLETE")
 	flagPeer   = flag.Bool("decode.peer", true, "also decode with node-llama-cpp's converter and without a grammar, for the figures")
@@ -41,7 +41,7 @@ func testSchemas(t testing.TB) []namedSchema {
 	root := repoRoot(t)
 	var out []namedSchema
 	if *flagCorpus != "" {
-		return jsonFiles(t, *flagCorpus, 0)
+		return jsonFiles(t, *flagCorpus, *flagSample)
 	}
 	archives, _ := filepath.Glob(filepath.Join(root, "compile", "testdata", "*.txtar"))
 	sort.Strings(archives)
