@@ -125,8 +125,14 @@ func (r *Runner) spawn() error {
 }
 
 // call sends a request and decodes the reply. A broken process is ended and
-// reported with its stderr; the next request starts a new one.
+// reported with its stderr; the next request starts a new one. A reply that
+// does not come within the request's deadline (the node side bounds each
+// token, but nothing bounds a grammar load) kills the process.
 func (r *Runner) call(req map[string]any, out any) error {
+	return r.callWithin(2*r.stuckAfter(), req, out)
+}
+
+func (r *Runner) callWithin(deadline time.Duration, req map[string]any, out any) error {
 	if r.cmd == nil {
 		if err := r.spawn(); err != nil {
 			return err
@@ -141,7 +147,12 @@ func (r *Runner) call(req map[string]any, out any) error {
 	if _, err := r.stdin.Write(append(line, '\n')); err != nil {
 		return r.end(fmt.Errorf("writing request: %w", err))
 	}
+	proc := r.cmd.Process
+	watchdog := time.AfterFunc(deadline, func() { proc.Kill() })
 	resp, err := r.stdout.ReadBytes('\n')
+	if !watchdog.Stop() {
+		return r.end(fmt.Errorf("no reply within %v: killed", deadline))
+	}
 	if err != nil {
 		return r.end(fmt.Errorf("reading reply: %w", err))
 	}
@@ -261,7 +272,9 @@ func (r *Runner) Generate(g Grammar, seed uint64, maxTokens int, bias Bias) (Out
 	}
 	req := map[string]any{"op": "generate", "handle": h, "seed": seed, "maxTokens": maxTokens,
 		"timeoutMs": r.stuckAfter().Milliseconds(), "bias": pairs}
-	if err := r.call(req, &reply); err != nil {
+	// The node side bounds each token by stuckAfter; this bounds the whole.
+	deadline := 2*r.stuckAfter() + time.Duration(maxTokens)*100*time.Millisecond
+	if err := r.callWithin(deadline, req, &reply); err != nil {
 		return Output{}, err
 	}
 	if reply.Exit { // decode.mjs exits after a stuck or failed generation
