@@ -140,19 +140,45 @@ func (g *Generator) candidates(s *subsetcheck.Schema, depth int) []*subsetcheck.
 	if s.False {
 		return nil
 	}
-	var out []*subsetcheck.Value
+	var out, branches []*subsetcheck.Value
 	if s.Ref != nil {
-		out = append(out, g.valid(s.Ref, depth+1)...)
+		branches = append(branches, g.valid(s.Ref, depth+1)...)
 		if g.c.Draft < subsetcheck.Draft2019 {
-			return out
+			return branches
 		}
 	}
 	if s.Enum != nil {
-		return append(out, s.Enum...)
+		return append(branches, s.Enum...)
 	}
 	for _, b := range s.AnyOf {
-		out = append(out, g.valid(b, depth+1)...)
+		branches = append(branches, g.valid(b, depth+1)...)
 	}
+	out = append(out, g.typed(s, depth)...)
+	// A branch's object and this schema's own object may each miss the
+	// other's required members: merge them.
+	var merged []*subsetcheck.Value
+	for _, b := range branches {
+		if b.Kind != subsetcheck.Object {
+			continue
+		}
+		for _, o := range firstN(out, 6) {
+			if o.Kind == subsetcheck.Object {
+				m := o
+				for _, bm := range b.Members {
+					if m.Get(bm.Name) == nil {
+						m = withMember(m, bm.Name, bm.Value)
+					}
+				}
+				merged = append(merged, m)
+			}
+		}
+	}
+	return append(append(branches, out...), merged...)
+}
+
+// typed lists candidates from the schema's own type keywords.
+func (g *Generator) typed(s *subsetcheck.Schema, depth int) []*subsetcheck.Value {
+	var out []*subsetcheck.Value
 	t := s.Types
 	if t&subsetcheck.TNull != 0 {
 		out = append(out, vNull())
