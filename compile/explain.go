@@ -68,8 +68,13 @@ func fail(s *subsetcheck.Schema, inst string, names []string, format string, arg
 
 func kw(names ...string) []string { return names }
 
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
 func childPointer(inst, token string) string {
-	return inst + "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(token)
+	if strings.ContainsAny(token, "~/") {
+		token = pointerEscaper.Replace(token)
+	}
+	return inst + "/" + token
 }
 
 // explain mirrors acceptsDepth keyword by keyword; TestExplainAgreesWithAccepts

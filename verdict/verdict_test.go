@@ -10,7 +10,7 @@ import (
 
 const person = `{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0}},"required":["name"],"additionalProperties":false}`
 
-func mustJudge(t *testing.T, schema string, lim Limits) *Judge {
+func mustJudge(t testing.TB, schema string, lim Limits) *Judge {
 	t.Helper()
 	g, err := schema2gbnf.Compile([]byte(schema), schema2gbnf.Options{})
 	if err != nil {

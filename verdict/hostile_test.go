@@ -1,0 +1,75 @@
+package verdict
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHostile: huge, deep or odd texts end in a verdict, never a panic or a
+// hang; the class says which bound was met.
+func TestHostile(t *testing.T) {
+	anything := mustJudge(t, `{}`, Limits{})
+	person := mustJudge(t, person, Limits{})
+	deep := strings.Repeat("[", 100000)
+	for _, c := range []struct {
+		name  string
+		j     *Judge
+		text  string
+		class Class
+	}{
+		{"deep open arrays", anything, deep, Incomplete},
+		{"deep closed arrays", anything, deep + strings.Repeat("]", 100000), CompleteValid}, // beyond the strict reader's MaxDepth, but {} takes it
+		{"long string, unfinished", anything, `"` + strings.Repeat("a", 1<<20), Incomplete},
+		{"long string", anything, `"` + strings.Repeat("a", 1<<20) + `"`, CompleteValid},
+		{"too large", anything, strings.Repeat(" ", 17<<20), LimitExceeded},
+		{"NUL", person, "{\x00", ParseError},
+		{"NUL in a string", person, "{\"name\":\"\x00\"}", ParseError},
+		{"long number", anything, strings.Repeat("9", 10000), CompleteValid},
+		{"huge exponent", person, `{"name":"a","age":1e999999999}`, ParseError},
+		{"many members", anything, "{" + strings.Repeat(`"a":1,`, 50000) + `"b":2}`, CompleteValid}, // duplicate names: {} takes them, as the oracle does
+	} {
+		v := c.j.Judge([]byte(c.text))
+		if v.Class != c.class || v.Message == "" {
+			t.Errorf("%s: got %s (%s), want %s", c.name, v.Class, v.Message, c.class)
+		}
+	}
+}
+
+// FuzzJudge: every text gets a class from the closed set and an offset
+// within the text.
+func FuzzJudge(f *testing.F) {
+	for _, s := range []string{``, `{"name":"a"}`, `{"na`, `{"age":1,"name":"a"}`, `[1,2]`, `{"name":1}`, "\xff"} {
+		f.Add(s)
+	}
+	j := mustJudge(f, person, Limits{})
+	f.Fuzz(func(t *testing.T, text string) {
+		v := j.Judge([]byte(text))
+		known := false
+		for _, c := range Classes {
+			known = known || c == v.Class
+		}
+		if !known || v.Message == "" || v.Offset < 0 || v.Offset > len(text) {
+			t.Fatalf("%q: %+v", text, v)
+		}
+		if v.Class == Incomplete && v.Offset != len(text) && v.Offset != 0 {
+			t.Fatalf("%q: INCOMPLETE at %d", text, v.Offset)
+		}
+	})
+}
+
+func BenchmarkJudge(b *testing.B) {
+	j := mustJudge(b, person, Limits{})
+	for _, c := range []struct{ name, text string }{
+		{"valid", `{"name":"Ada Lovelace","age":36}`},
+		{"incomplete", `{"name":"Ada Lovelace","a`},
+		{"schema", `{"name":"Ada Lovelace","age":-36}`},
+		{"spelling", `{"age":36,"name":"Ada Lovelace"}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			text := []byte(c.text)
+			for b.Loop() {
+				j.Judge(text)
+			}
+		})
+	}
+}
