@@ -1,0 +1,199 @@
+// Package corpustest runs the regex emitter over real schemas compiled by
+// the whole pipeline. It lives apart from package regex so that the
+// emitter's own tests do not depend on the compiler.
+package corpustest
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	rx "github.com/schema2gbnf/schema2gbnf/regex"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+const corpusDir = "/work/shared/corpus/jsonschemabench"
+
+// mutationRunes are what near misses are made of: JSON's punctuation,
+// digits, letters, whitespace and a non-ASCII code point.
+var mutationRunes = []rune("{}[]\":,\\0123456789-+.eEtrufalsn xyz\n\té")
+
+// TestCorpus compiles every corpus schema, emits its regex, and checks on
+// sampled texts and near misses that the regex agrees with the GBNF matcher
+// (and, for a sample, with Python's re.fullmatch). It logs regex lengths.
+func TestCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("corpus run skipped in -short mode")
+	}
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*.json"))
+	if len(files) == 0 {
+		t.Skip("no corpus at " + corpusDir)
+	}
+	sort.Strings(files)
+	r := rand.New(rand.NewPCG(5, 6))
+	var lengths []int
+	counts := map[string]int{}
+	var py []pyCase
+	texts := 0
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := schema2gbnf.Compile(data, schema2gbnf.Options{Name: f})
+		if err != nil {
+			counts["schema refused by the compiler"]++
+			continue
+		}
+		re, err := rx.Emit(g.Rules, rx.Options{})
+		if err != nil {
+			var list subsetcheck.ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("%s: error is not an ErrorList: %v", f, err)
+			}
+			counts["refused "+string(list[0].Code)]++
+			if list[0].Code == rx.CodeInvalidGrammar || list[0].Code == rx.CodeNoText {
+				t.Errorf("%s: %v", f, err)
+			}
+			continue
+		}
+		counts["emitted"]++
+		lengths = append(lengths, len(re))
+		if i%5 != 0 || len(re) > 200000 {
+			continue // verdicts on a fifth of the schemas keep the run short
+		}
+		counts["checked on texts"]++
+		texts += checkTexts(t, f, g.Rules, re, r, &py)
+		if t.Failed() {
+			return
+		}
+	}
+	sort.Ints(lengths)
+	t.Logf("%d schemas: %v", len(files), counts)
+	if n := len(lengths); n > 0 {
+		t.Logf("regex length over %d emitted: median %d, p90 %d, p99 %d, max %d bytes",
+			n, lengths[n/2], lengths[n*90/100], lengths[n*99/100], lengths[n-1])
+	}
+	t.Logf("%d texts compared with the matcher", texts)
+	checkPython(t, py)
+}
+
+// checkTexts compares the regex with the matcher on sampled texts and their
+// near misses; it returns how many texts it compared.
+func checkTexts(t *testing.T, name string, g *gbnf.Grammar, re string, r *rand.Rand, py *[]pyCase) int {
+	t.Helper()
+	m, err := gbnf.NewMatcher(g)
+	if err != nil {
+		t.Fatalf("%s: matcher: %v", name, err)
+	}
+	s, err := gbnf.NewSampler(g, int64(r.Uint32()))
+	if err != nil {
+		t.Fatalf("%s: sampler: %v", name, err)
+	}
+	x, err := regexp.Compile(rx.Anchored(re))
+	if err != nil {
+		t.Fatalf("%s: Go cannot compile the regex: %v", name, err)
+	}
+	n := 0
+	for range 6 {
+		text, ok := s.Sample(300)
+		if !ok {
+			break
+		}
+		for _, tx := range []string{text, mutate(r, text), mutate(r, text)} {
+			want := m.Accepts(tx)
+			if got := x.MatchString(tx); got != want {
+				t.Errorf("%s: on %q the regex says %v, the matcher %v\nregex: %s", name, tx, got, want, shortened(re))
+			}
+			n++
+			if len(*py) < 3000 && r.IntN(8) == 0 {
+				*py = append(*py, pyCase{Re: re, Text: tx, Want: want})
+			}
+		}
+	}
+	return n
+}
+
+func mutate(r *rand.Rand, s string) string {
+	rs := []rune(s)
+	if len(rs) == 0 {
+		return string(mutationRunes[r.IntN(len(mutationRunes))])
+	}
+	i := r.IntN(len(rs))
+	c := mutationRunes[r.IntN(len(mutationRunes))]
+	switch r.IntN(3) {
+	case 0:
+		rs = append(rs[:i:i], rs[i+1:]...)
+	case 1:
+		rs = append(rs[:i:i], append([]rune{c}, rs[i:]...)...)
+	default:
+		rs[i] = c
+	}
+	return string(rs)
+}
+
+func shortened(s string) string {
+	if len(s) > 300 {
+		return strings.ToValidUTF8(s[:300], "") + "..."
+	}
+	return s
+}
+
+type pyCase struct {
+	Re   string `json:"re"`
+	Text string `json:"text"`
+	Want bool   `json:"-"`
+}
+
+const pyScript = `
+import json, re, sys
+for line in sys.stdin:
+    d = json.loads(line)
+    print(1 if re.fullmatch(d["re"], d["text"]) else 0)
+`
+
+// checkPython replays cases in one python3 process (warnings are errors).
+func checkPython(t *testing.T, cases []pyCase) {
+	t.Helper()
+	if len(cases) == 0 {
+		return
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found")
+	}
+	var in strings.Builder
+	for _, c := range cases {
+		line, _ := json.Marshal(c)
+		in.Write(line)
+		in.WriteByte('\n')
+	}
+	cmd := exec.Command("python3", "-W", "error", "-c", pyScript)
+	cmd.Stdin = strings.NewReader(in.String())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python3: %v\n%s", err, shortened(stderr.String()))
+	}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	i := 0
+	for ; sc.Scan() && i < len(cases); i++ {
+		if got := sc.Text() == "1"; got != cases[i].Want {
+			t.Errorf("Python says %v, Go %v on %q\nregex %s", got, cases[i].Want, cases[i].Text, shortened(cases[i].Re))
+		}
+	}
+	if i != len(cases) {
+		t.Fatalf("python3 answered %d of %d", i, len(cases))
+	}
+	t.Logf("Python agreed on %d cases", len(cases))
+}
