@@ -3,6 +3,8 @@ package bench
 import (
 	"reflect"
 	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 func TestSummarize(t *testing.T) {
@@ -51,6 +53,15 @@ func TestGuardCrashIsRecorded(t *testing.T) {
 		}
 		if o.Status == Crash || o.Status == Failed || o.Status == Hang {
 			t.Logf("%q: %s (a bug elsewhere): %.120s", in, o.Status, o.Detail)
+		}
+	}
+}
+
+// Every code in subsetcheck's table has a short gloss for the coverage table.
+func TestEveryCodeHasAGloss(t *testing.T) {
+	for _, c := range subsetcheck.CodeTable {
+		if codeMeaning(c.Code) == "" {
+			t.Errorf("code %s has no gloss in codeGlosses", c.Code)
 		}
 	}
 }

@@ -186,12 +186,16 @@ var codeGlosses = map[subsetcheck.Code]string{
 	subsetcheck.CodeRefCycle:             "$ref cycle without progress",
 	subsetcheck.CodeUnknownDraft:         "unknown $schema dialect",
 	subsetcheck.CodePortableRule:         "portable authoring rule",
+	subsetcheck.CodeIgnoredKeyword:       "not a keyword, ignored (warning)",
+	subsetcheck.CodeFormatNotEnforced:    "format not enforced (warning)",
+	subsetcheck.CodeRefSiblingsIgnored:   "keywords beside $ref ignored (warning)",
 	subsetcheck.CodeNoValidValue:         "admits no value",
 	subsetcheck.CodeNotExactlyCompilable: "not exactly compilable",
 	subsetcheck.CodeGrammarTooLarge:      "grammar size limit",
 	subsetcheck.CodeInputTooLarge:        "input size limit",
 	subsetcheck.CodeTooDeep:              "nesting depth limit",
 	subsetcheck.CodeNumberTooLarge:       "number size limit",
+	subsetcheck.CodeTooManySchemas:       "subschema count limit",
 }
 
 // Env describes where and when a run was made, for the report's header.
