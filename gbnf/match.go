@@ -9,11 +9,9 @@ import (
 // Matcher says whether a grammar accepts a text, as llama.cpp's grammar
 // engine would. It is safe for concurrent use.
 type Matcher struct {
-	p     *matchProg
-	lim   MatcherLimits
-	pool  sync.Pool // *earley scratch
-	root  int32
-	nStat int
+	p    *matchProg
+	lim  MatcherLimits
+	pool sync.Pool // *earley scratch, each with its own DFA cache
 }
 
 // MatchResult is the verdict on one text. Offset is len(text) when the text
@@ -38,7 +36,7 @@ func NewMatcherLimits(g *Grammar, lim MatcherLimits) (*Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Matcher{p: p, lim: lim, root: 0, nStat: len(p.kind)}, nil
+	return &Matcher{p: p, lim: lim}, nil
 }
 
 // Accepts reports whether the grammar accepts the whole text.
