@@ -69,7 +69,8 @@ type Verdict struct {
 	Offset int `json:"offset"`
 	Line   int `json:"line,omitempty"`
 	Col    int `json:"col,omitempty"`
-	// Next (INCOMPLETE) lists what the grammar allows next: single
+	// Next (INCOMPLETE, and OFF_GRAMMAR by spelling) lists what the grammar
+	// allows at Offset: single
 	// characters, ranges such as "0-9", and "non-ASCII" when some code point
 	// beyond ASCII is allowed. NextLiteral is the text the grammar forces
 	// next, when only one character is allowed at each step ("" otherwise).
@@ -234,7 +235,8 @@ func (j *Judge) Judge(text []byte) Verdict {
 		return v
 	}
 	v.Reason = ReasonSpelling
-	v.Message = "valid by the schema but not in the grammar's canonical spelling: " + spellingHint(text, r.Offset)
+	j.next(&v, s[:r.Offset])
+	v.Message = "valid by the schema but not in the grammar's canonical spelling: " + spellingHint(text, r.Offset, v.NextLiteral)
 	return v
 }
 
@@ -249,7 +251,7 @@ func (j *Judge) at(c Class, text []byte, offset int) Verdict {
 }
 
 // spellingHint says what the grammar refused in a text the schema accepts.
-func spellingHint(text []byte, offset int) string {
+func spellingHint(text []byte, offset int, wanted string) string {
 	rest := text[offset:]
 	if len(strings.TrimLeft(string(rest), " \t\r\n")) == 0 {
 		return fmt.Sprintf("trailing whitespace at byte %d; the grammar ends with the value", offset)
@@ -258,6 +260,9 @@ func spellingHint(text []byte, offset int) string {
 	switch c {
 	case ' ', '\t', '\r', '\n':
 		return fmt.Sprintf("whitespace the grammar does not allow at byte %d (a space, or a newline and at most 20 spaces or tabs, between tokens; none in compact mode)", offset)
+	}
+	if wanted != "" {
+		return fmt.Sprintf("the grammar cannot take %q at byte %d, it wants %q (members in the schema's order, numbers without 1.0 or 1e2, the canonical escapes)", c, offset, wanted)
 	}
 	return fmt.Sprintf("the grammar cannot take %q at byte %d (e.g. members in another order, a number spelled 1.0 or 1e2, an escape the canonical form does not use)", c, offset)
 }

@@ -56,7 +56,7 @@ func TestJudge(t *testing.T) {
 		{`{"name":"a","age":-1}`, want{class: OffGrammar, offset: 18, reason: ReasonSchema, keyword: "minimum", schema: "/properties/age/minimum", inst: "/age"}},
 		{`{"name":"a","x":1}`, want{class: OffGrammar, offset: 13, reason: ReasonSchema, keyword: "additionalProperties", schema: "/additionalProperties", inst: "/x"}},
 		{`[]`, want{class: OffGrammar, offset: 0, reason: ReasonSchema, keyword: "type", schema: "/type"}},
-		{`{"age":3,"name":"a"}`, want{class: OffGrammar, offset: 2, reason: ReasonSpelling}},
+		{`{"age":3,"name":"a"}`, want{class: OffGrammar, offset: 2, reason: ReasonSpelling, next: "n", literal: `name"`}},
 		{`{"name":"a","age":3.0}`, want{class: OffGrammar, offset: 19, reason: ReasonSpelling}},
 		{`{"\u006eame":"a"}`, want{class: OffGrammar, offset: 2, reason: ReasonSpelling}},
 		{`{"name":"\u0061"}`, want{class: CompleteValid, offset: 17}},
