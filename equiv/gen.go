@@ -302,9 +302,9 @@ func (g *Generator) integers(s *subsetcheck.Schema, valid bool) []*subsetcheck.V
 		if !valid {
 			// The same number out of range in other spellings: a grammar
 			// that admits exponents must bound their value too.
-			out = append(out, vNum(n.String()+".0"), vNum(n.String()+"e0"), vNum(n.String()+"0E-1"))
-			if n.Sign() != 0 {
-				out = append(out, vNum(n.String()+"e1"))
+			out = append(out, vNum(n.String()+".0"), vNum(n.String()+"e0"))
+			if n.Sign() != 0 { // "00E-1" would not be JSON
+				out = append(out, vNum(n.String()+"e1"), vNum(n.String()+"0E-1"))
 			}
 		}
 		if n.Sign() == 0 && valid {
