@@ -488,8 +488,12 @@ type progBuilder struct {
 	hoisted   map[Expr]int32   // repeated bodies compiled as nonterminals
 	queue     []func()         // nonterminal bodies still to compile
 	setIndex  map[string]int32
-	p         *matchProg
-	err       error
+	// The same literal code points and classes recur in every copy of a
+	// repetition; these skip rebuilding their set keys.
+	runeSetIndex  map[rune]int32
+	classSetIndex map[*Class]int32
+	p             *matchProg
+	err           error
 }
 
 // sizeCap caps size estimates so that products never overflow.
@@ -646,11 +650,21 @@ func (b *progBuilder) compile(e Expr, next int32) int32 {
 	case *Lit:
 		runes := []rune(e.Text)
 		for i := len(runes) - 1; i >= 0; i-- {
-			next = b.newState(kindTerm, b.set(normalRanges([]Range{{runes[i], runes[i]}}, false)), next)
+			id, ok := b.runeSetIndex[runes[i]]
+			if !ok {
+				id = b.set(normalRanges([]Range{{runes[i], runes[i]}}, false))
+				b.runeSetIndex[runes[i]] = id
+			}
+			next = b.newState(kindTerm, id, next)
 		}
 		return next
 	case *Class:
-		return b.newState(kindTerm, b.set(normalRanges(e.Ranges, e.Negated)), next)
+		id, ok := b.classSetIndex[e]
+		if !ok {
+			id = b.set(normalRanges(e.Ranges, e.Negated))
+			b.classSetIndex[e] = id
+		}
+		return b.newState(kindTerm, id, next)
 	case *Any:
 		return b.newState(kindTerm, b.set(normalRanges(nil, true)), next)
 	case *Ref:
@@ -779,7 +793,10 @@ func compileProg(g *Grammar, lim MatcherLimits) (*matchProg, error) {
 		nt:        map[string]int32{},
 		hoisted:   map[Expr]int32{},
 		setIndex:  map[string]int32{},
-		p:         &matchProg{eps: map[int32][]int32{}},
+
+		runeSetIndex:  map[rune]int32{},
+		classSetIndex: map[*Class]int32{},
+		p:             &matchProg{eps: map[int32][]int32{}},
 	}
 	b.ruleNonterminal("root")
 	for len(b.queue) > 0 && b.err == nil {
