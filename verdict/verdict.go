@@ -211,6 +211,15 @@ func (j *Judge) Judge(text []byte) Verdict {
 	if r.Offset >= len(text) {
 		v := j.at(Incomplete, text, len(text))
 		v.Message = "the text ends before the grammar is complete"
+		// A number is the one JSON value that is complete and can still
+		// grow: "12" under "minimum": 100. Say what it is as it stands.
+		if doc, err := subsetcheck.Read("text", text, subsetcheck.Limits{}); err == nil {
+			if f := compile.Explain(j.schema, doc.Root); f != nil {
+				v.Message += "; as it stands the text is JSON the schema rejects: " + f.Error()
+			} else {
+				v.Message += "; as it stands the text is JSON the schema accepts, in a spelling the grammar does not end with"
+			}
+		}
 		j.next(&v, s)
 		return v
 	}

@@ -165,3 +165,23 @@ func TestCompact(t *testing.T) {
 	check(t, `{"name": "a"}`, j.Judge([]byte(`{"name": "a"}`)), want{class: OffGrammar, offset: 8, reason: ReasonSpelling})
 	check(t, `{"name":"a"}`, j.Judge([]byte(`{"name":"a"}`)), want{class: CompleteValid, offset: 12})
 }
+
+// TestIncompleteNumber: a complete number the grammar could still extend is
+// INCOMPLETE, and the message says how the schema sees it as it stands.
+func TestIncompleteNumber(t *testing.T) {
+	j := mustJudge(t, `{"type":"integer","minimum":100}`, Limits{})
+	for _, c := range []struct {
+		text, inMessage string
+		want            want
+	}{
+		{`12`, "schema rejects", want{class: Incomplete, offset: 2, next: "0-9"}},
+		{`123`, "", want{class: CompleteValid, offset: 3}},
+		{`-`, "", want{class: ParseError, offset: 0}}, // no negative number reaches 100
+	} {
+		v := j.Judge([]byte(c.text))
+		check(t, c.text, v, c.want)
+		if !strings.Contains(v.Message, c.inMessage) {
+			t.Errorf("%q: message %q lacks %q", c.text, v.Message, c.inMessage)
+		}
+	}
+}
