@@ -74,8 +74,11 @@ type dstate struct {
 	terms   []int32 // states that scan a code point
 	calls   []int32 // states that call a nonterminal
 	accepts []int32 // nonterminals that end here
-	ascii   *[128]int32
-	other   map[rune]int32
+	// callFirst is the union of the first sets of the called nonterminals:
+	// when the next code point is not in it, no call needs predicting.
+	callFirst runeSet
+	ascii     *[128]int32
+	other     map[rune]int32
 }
 
 // Transition cache values: 0 unknown, dead none, else the dstate id + 1.
@@ -181,6 +184,13 @@ func (e *earley) intern() int32 {
 		case kindAccept:
 			d.accepts = append(d.accepts, p.arg[s])
 		}
+	}
+	if len(d.calls) > 0 {
+		var rs []Range
+		for _, c := range d.calls {
+			rs = append(rs, p.firstRanges[p.arg[c]]...)
+		}
+		d.callFirst = newRuneSet(normalRanges(rs, false))
 	}
 	id := int32(len(e.dstates))
 	e.dstates = append(e.dstates, d)
@@ -413,18 +423,11 @@ func (e *earley) after(call int32) int32 {
 // A nonterminal that cannot start with the next code point is not
 // predicted: its items could never scan it.
 func (e *earley) complete(k int32, next rune) {
-	p := e.p
 	for i := int(e.setStart[k]); i < len(e.items); i++ {
 		it := e.items[i]
 		ds := &e.dstates[it.state]
-		for _, c := range ds.calls {
-			nt := p.arg[c]
-			if e.predicted[nt] != e.cur {
-				e.predicted[nt] = e.cur
-				if next >= 0 && p.first[nt].has(next) {
-					e.add(e.start(nt), k)
-				}
-			}
+		if next >= 0 && len(ds.calls) > 0 && ds.callFirst.has(next) {
+			e.predict(ds, k, next)
 		}
 		o := it.origin
 		if o == k {
@@ -433,6 +436,21 @@ func (e *earley) complete(k int32, next rune) {
 		for _, nt := range e.dstates[it.state].accepts {
 			for _, w := range e.waitersOf(o, nt) {
 				e.add(e.after(w.call), w.origin)
+			}
+		}
+	}
+}
+
+// predict adds the start of every nonterminal ds calls that can begin with
+// the next code point, once per set.
+func (e *earley) predict(ds *dstate, k int32, next rune) {
+	p := e.p
+	for _, c := range ds.calls {
+		nt := p.arg[c]
+		if e.predicted[nt] != e.cur {
+			e.predicted[nt] = e.cur
+			if p.first[nt].has(next) {
+				e.add(e.start(nt), k)
 			}
 		}
 	}

@@ -110,7 +110,8 @@ type matchProg struct {
 	// with: a nonterminal is predicted only when the next code point is
 	// one of them, which keeps whitespace runs from predicting every rule
 	// that may follow.
-	first []runeSet
+	first       []runeSet
+	firstRanges [][]Range
 
 	ntStart    []int32
 	ntAccept   []int32
@@ -822,6 +823,7 @@ func (b *progBuilder) firstSets() {
 	p := b.p
 	n := len(p.ntStart)
 	p.first = make([]runeSet, n)
+	p.firstRanges = make([][]Range, n)
 	seen := make([]int, n)
 	for nt := range n {
 		var rs []Range
@@ -843,6 +845,7 @@ func (b *progBuilder) firstSets() {
 				}
 			}
 		}
-		p.first[nt] = newRuneSet(normalRanges(rs, false))
+		p.firstRanges[nt] = normalRanges(rs, false)
+		p.first[nt] = newRuneSet(p.firstRanges[nt])
 	}
 }
