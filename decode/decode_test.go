@@ -175,7 +175,10 @@ func (c *tally) String() string {
 func TestDecode(t *testing.T) {
 	r, vocab := startModel(t, ModelConfig{Seed: 1})
 	bias := SamplingBias(vocab, true)
-	var ours, peer, none tally
+	noEOS := bias.WithoutEOS(vocab)
+	// noneOurs and nonePeer: without a grammar, as many tokens as ours or
+	// the peer wrote, so each ratio compares the same positions.
+	var ours, peer, noneOurs, nonePeer tally
 	compiled := 0
 	for _, s := range testSchemas(t) {
 		g, err := schema2gbnf.Compile(s.data, schema2gbnf.Options{Name: s.name})
@@ -215,8 +218,9 @@ func TestDecode(t *testing.T) {
 			if !*flagPeer {
 				continue
 			}
-			if out, err := r.Generate(Grammar{}, seed, *flagBudget, bias); err == nil {
-				none.add(out)
+			// Without a grammar, as many tokens as ours wrote: same positions.
+			if out, err := r.Generate(Grammar{}, seed, max(1, len(out.Tokens)), noEOS); err == nil {
+				noneOurs.add(out)
 			} else {
 				t.Errorf("%s seed %d without grammar: %v", s.name, seed, err)
 			}
@@ -230,6 +234,11 @@ func TestDecode(t *testing.T) {
 				continue
 			}
 			peer.add(pout)
+			if out, err := r.Generate(Grammar{}, seed, max(1, len(pout.Tokens)), noEOS); err == nil {
+				nonePeer.add(out)
+			} else {
+				t.Errorf("%s seed %d without grammar: %v", s.name, seed, err)
+			}
 			switch pout.End {
 			case EndEOS:
 				v, _ := o.check(pout.Bytes, declared)
@@ -248,9 +257,10 @@ func TestDecode(t *testing.T) {
 	t.Logf("ours: %v", &ours)
 	if *flagPeer {
 		t.Logf("peer (node-llama-cpp converter): %v", &peer)
-		t.Logf("no grammar: %d tokens, %.0f tokens/s", none.tokens, none.tokensPerSecond())
-		if none.tokensPerSecond() > 0 {
-			t.Logf("tokens/s relative to no grammar: ours %.2f, peer %.2f", ours.tokensPerSecond()/none.tokensPerSecond(), peer.tokensPerSecond()/none.tokensPerSecond())
+		t.Logf("no grammar, at our lengths: %.0f tokens/s; at the peer's: %.0f tokens/s", noneOurs.tokensPerSecond(), nonePeer.tokensPerSecond())
+		if noneOurs.tokensPerSecond() > 0 && nonePeer.tokensPerSecond() > 0 {
+			t.Logf("tokens/s relative to no grammar at the same lengths: ours %.2f, peer %.2f",
+				ours.tokensPerSecond()/noneOurs.tokensPerSecond(), peer.tokensPerSecond()/nonePeer.tokensPerSecond())
 		}
 	}
 	if ours.incomplete > (ours.valid+ours.invalid+ours.incomplete)/2 {

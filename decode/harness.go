@@ -331,3 +331,15 @@ func SamplingBias(v *Vocab, utf8Only bool) Bias {
 	}
 	return b
 }
+
+// WithoutEOS returns a copy of b that bans EOS: a run without a grammar then
+// goes on to its budget, so it can be timed at the length of a grammar's
+// output (the cost of a token grows with its position).
+func (b Bias) WithoutEOS(v *Vocab) Bias {
+	c := make(Bias, len(b)+1)
+	for id, x := range b {
+		c[id] = x
+	}
+	c[v.EOS] = math.Inf(-1)
+	return c
+}
