@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,6 +42,14 @@ func newOracle(schema []byte, draft subsetcheck.Draft) (*oracle, error) {
 		"semver", "idn-email", "idn-hostname", "regex", "unknown"} {
 		c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
 	}
+	// format "regex" is asserted before 2019-09 whatever is registered:
+	// a pattern the Go engine cannot compile must not reject a string
+	c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) {
+		if re, err := regexp.Compile(s); err == nil {
+			return re, nil
+		}
+		return anyRegexp(s), nil
+	})
 	if err := c.AddResource("file:///schema.json", doc); err != nil {
 		return nil, err
 	}
@@ -50,6 +59,11 @@ func newOracle(schema []byte, draft subsetcheck.Draft) (*oracle, error) {
 	}
 	return &oracle{sch}, nil
 }
+
+type anyRegexp string
+
+func (r anyRegexp) MatchString(string) bool { return true }
+func (r anyRegexp) String() string          { return string(r) }
 
 // valid: decodable is false when the oracle cannot decode the text.
 func (o *oracle) valid(text string) (valid, decodable bool) {
