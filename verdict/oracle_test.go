@@ -78,6 +78,7 @@ func (o *oracle) valid(text string) (valid, decodable bool) {
 type agreement struct {
 	t      *testing.T
 	counts map[string]int
+	nexts  int // code point boundaries where Next was checked
 }
 
 func (a *agreement) schema(name string, schema []byte, opts schema2gbnf.Options, texts []string) bool {
@@ -102,6 +103,7 @@ func (a *agreement) schema(name string, schema []byte, opts schema2gbnf.Options,
 		}
 		if c, err := compile.Canonical(g.Schema, v); err == nil {
 			texts = append(texts, c, c[:len(c)/2], c+"\n")
+			a.nextCovers(name, j, c)
 		}
 	}
 	for _, text := range texts {
@@ -149,6 +151,24 @@ func strictOnly(v Verdict) bool {
 	return c == subsetcheck.CodeDuplicateKey || c == subsetcheck.CodeLoneSurrogate
 }
 
+// nextCovers: at every code point boundary of a text the grammar accepts,
+// the next code point is among those Next allows.
+func (a *agreement) nextCovers(name string, j *Judge, text string) {
+	a.t.Helper()
+	for i, r := range text {
+		rs, viable, err := j.matcher.Next(text[:i])
+		covered := false
+		for _, x := range rs {
+			covered = covered || x.Lo <= r && r <= x.Hi
+		}
+		if err != nil || !viable || !covered {
+			a.t.Errorf("%s: %q: Next at byte %d = %v (viable %v, %v) lacks %q", name, text, i, rs, viable, err, r)
+			return
+		}
+		a.nexts++
+	}
+}
+
 // isPrefixOfNumber: "12" is JSON, and also a prefix of "123" the grammar
 // may be waiting for (e.g. minimum 100).
 func isPrefixOfNumber(text string) bool {
@@ -167,7 +187,7 @@ func (a *agreement) report() {
 	for _, k := range keys {
 		b.WriteString(" " + k + "=" + strconv.Itoa(a.counts[k]))
 	}
-	a.t.Logf("%d texts:%s", total, b.String())
+	a.t.Logf("%d texts:%s; Next checked at %d boundaries", total, b.String(), a.nexts)
 }
 
 // sections splits a txtar archive ("-- name --" lines) into its files.
