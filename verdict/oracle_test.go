@@ -179,7 +179,6 @@ func (a *agreement) nextCovers(name string, j *Judge, text string) {
 				}
 			}
 		}
-		a.nexts++
 	}
 }
 
