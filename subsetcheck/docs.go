@@ -79,3 +79,35 @@ func draftsString(s DraftSet) string {
 func escapeCell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
+
+// SupportMarkdown renders the keyword table in short, for the README: per
+// profile, the keywords it enforces, accepts as annotations and refuses.
+func SupportMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| profile | enforced exactly | accepted as annotations | refused (with S201) |\n|---|---|---|---|\n")
+	for _, p := range []Profile{Exact, Portable} {
+		lists := map[Use][]string{}
+		for _, k := range sortedKeywords() {
+			u := k.Use(p)
+			lists[u] = append(lists[u], "`"+k.Name+"`")
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", p,
+			strings.Join(lists[Enforced], " "), strings.Join(lists[Annotation], " "), strings.Join(lists[Refused], " "))
+	}
+	return b.String()
+}
+
+// ReplaceSection puts body between the lines "<!-- begin NAME -->" and
+// "<!-- end NAME -->" of text; ok is false when the markers are missing.
+func ReplaceSection(text, name, body string) (string, bool) {
+	begin, end := "<!-- begin "+name+" -->\n", "<!-- end "+name+" -->"
+	i := strings.Index(text, begin)
+	if i < 0 {
+		return text, false
+	}
+	j := strings.Index(text[i:], end)
+	if j < 0 {
+		return text, false
+	}
+	return text[:i+len(begin)] + body + text[i+j:], true
+}

@@ -23,6 +23,22 @@ func TestDocsUpToDate(t *testing.T) {
 	}
 }
 
+// TestReadmeSupportUpToDate fails when the README's table of supported
+// keywords differs from the keyword table.
+func TestReadmeSupportUpToDate(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, ok := ReplaceSection(string(text), "support", SupportMarkdown())
+	if !ok {
+		t.Fatal("README.md has no support section")
+	}
+	if want != string(text) {
+		t.Error("README.md's support section is out of date; run go run ./subsetcheck/internal/gendocs")
+	}
+}
+
 // TestCodeTableComplete checks that every code constant is documented once.
 func TestCodeTableComplete(t *testing.T) {
 	seen := map[Code]bool{}
