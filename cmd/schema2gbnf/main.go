@@ -7,9 +7,11 @@
 //	schema2gbnf [flags] [SCHEMA|-]        compile; the grammar goes to stdout or -o FILE
 //	schema2gbnf check [flags] [SCHEMA|-]  check only
 //	schema2gbnf match GRAMMAR [TEXT|-]    does the grammar accept the whole text?
+//	schema2gbnf verdict SCHEMA [TEXT|-]   a typed verdict on a model's output
 //	schema2gbnf -example                  compile the embedded example schema
 //
-// Exit status: 0 ok (accepted), 1 refused (rejected), 2 usage or I/O error.
+// Exit status: 0 ok (accepted), 1 refused (rejected), 2 usage or I/O error;
+// verdict has one status per verdict class (see its -h).
 package main
 
 import (

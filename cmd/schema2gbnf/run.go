@@ -29,9 +29,10 @@ const usage = `usage:
   schema2gbnf [flags] [SCHEMA|-]        compile SCHEMA (default: stdin) to a grammar
   schema2gbnf check [flags] [SCHEMA|-]  check SCHEMA against the profile, write nothing
   schema2gbnf match GRAMMAR [TEXT|-]    does GRAMMAR accept the whole TEXT (default: stdin)?
+  schema2gbnf verdict SCHEMA [TEXT|-]   typed verdict on a model's output (see verdict -h)
   schema2gbnf -example                  compile the embedded example schema
 
-exit status: 0 ok, 1 refused or rejected, 2 usage or I/O error
+exit status: 0 ok, 1 refused or rejected, 2 usage or I/O error (verdict: see verdict -h)
 
 flags:
 `
