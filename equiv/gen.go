@@ -25,6 +25,9 @@ const (
 	// maxGenLength caps the strings and arrays built at a large minimum or
 	// maximum; longer bounds are tested at the cap's side only.
 	maxGenLength = 3000
+	// maxEnumValues is how many members of one enum are kept as valid
+	// values (all of them, up to this many).
+	maxEnumValues = 400
 )
 
 // Generator makes instances of one checked schema: valid values that walk
@@ -96,13 +99,18 @@ func (g *Generator) keep(s *subsetcheck.Schema, vs []*subsetcheck.Value, want bo
 			out = append(out, v)
 		}
 	}
-	if len(out) <= g.MaxPerNode {
+	limit := g.MaxPerNode
+	if want && s.Enum != nil {
+		// Every enum member is a value the grammar must accept.
+		limit = max(limit, min(len(s.Enum), maxEnumValues))
+	}
+	if len(out) <= limit {
 		return out
 	}
 	head := 4
 	rest := slices.Clone(out[head:])
 	g.rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
-	return append(out[:head:head], rest[:g.MaxPerNode-head]...)
+	return append(out[:head:head], rest[:limit-head]...)
 }
 
 func (g *Generator) small(depth int) bool { return depth >= g.MaxDepth }
