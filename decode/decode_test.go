@@ -249,6 +249,8 @@ func TestDecode(t *testing.T) {
 				peer.stuck++
 			}
 		}
+		r.Free(Grammar{GBNF: g.GBNF})
+		r.Free(Grammar{PeerSchema: s.data})
 	}
 	if compiled == 0 {
 		t.Fatal("no schema compiled: nothing was decoded")

@@ -66,8 +66,8 @@ type Runner struct {
 	peers   map[string]int64
 }
 
-// Start writes nothing; it starts decode.mjs on an existing model file.
-// node-llama-cpp comes from ../interop/node_modules, installed through package
+// Start starts decode.mjs on a model file written by WriteModel, whose
+// vocabulary is vocab. node-llama-cpp comes from ../interop/node_modules, installed through package
 // interop when missing.
 func Start(modelPath string, vocab *Vocab) (*Runner, error) {
 	if _, err := os.Stat(filepath.Join(interopDir(), "node_modules", "node-llama-cpp", "package.json")); err != nil {
@@ -240,6 +240,25 @@ func (r *Runner) handle(g Grammar) (int64, error) {
 		r.peers[string(g.PeerSchema)] = reply.Handle
 	}
 	return reply.Handle, nil
+}
+
+// Free unloads g from the engine, so that a long run over many schemas does
+// not keep every grammar. Freeing a grammar never loaded is harmless.
+func (r *Runner) Free(g Grammar) {
+	if r.cmd == nil {
+		return
+	}
+	var h int64
+	if g.GBNF != "" {
+		h = r.handles[g.GBNF]
+		delete(r.handles, g.GBNF)
+	} else if g.PeerSchema != nil {
+		h = r.peers[string(g.PeerSchema)]
+		delete(r.peers, string(g.PeerSchema))
+	}
+	if h != 0 {
+		r.call(map[string]any{"op": "free", "handle": h}, nil)
+	}
 }
 
 // Bias is a logit bias per token id; math.Inf(-1) bans a token.
