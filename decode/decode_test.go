@@ -270,7 +270,8 @@ func TestDecode(t *testing.T) {
 	}
 }
 
-// describeSchemas is a debugging aid: go test -run TestListSchemas -v.
+// TestListSchemas lists the schemas decoded and whether each compiles:
+// go test ./decode -run TestListSchemas -v.
 func TestListSchemas(t *testing.T) {
 	if !testing.Verbose() {
 		t.Skip("only with -v")
