@@ -41,7 +41,7 @@ func TestCorpus(t *testing.T) {
 	}
 	sort.Strings(files)
 	r := rand.New(rand.NewPCG(5, 6))
-	var lengths []int
+	var lengths, depthLengths []int
 	counts := map[string]int{}
 	var py []pyCase
 	texts := 0
@@ -65,6 +65,12 @@ func TestCorpus(t *testing.T) {
 			if list[0].Code == rx.CodeInvalidGrammar || list[0].Code == rx.CodeNoText {
 				t.Errorf("%s: %v", f, err)
 			}
+			if list[0].Code == rx.CodeTooLarge && strings.Contains(list[0].Message, "Go's regexp") {
+				counts["refused R602 by Go's program size"]++
+			}
+			if list[0].Code == rx.CodeRecursive && i%10 == 0 {
+				unrolled(t, f, g.Rules, r, counts, &depthLengths)
+			}
 			continue
 		}
 		counts["emitted"]++
@@ -84,8 +90,56 @@ func TestCorpus(t *testing.T) {
 		t.Logf("regex length over %d emitted: median %d, p90 %d, p99 %d, max %d bytes",
 			n, lengths[n/2], lengths[n*90/100], lengths[n*99/100], lengths[n-1])
 	}
+	sort.Ints(depthLengths)
+	if n := len(depthLengths); n > 0 {
+		t.Logf("recursive, unrolled with MaxDepth %d: %d emitted; length median %d, p90 %d, p99 %d, max %d bytes",
+			corpusMaxDepth, n, depthLengths[n/2], depthLengths[n*90/100], depthLengths[n*99/100], depthLengths[n-1])
+	}
 	t.Logf("%d texts compared with the matcher", texts)
 	checkPython(t, py)
+}
+
+// corpusMaxDepth is the depth bound tried on recursive schemas.
+const corpusMaxDepth = 3
+
+// unrolled emits a recursive grammar with a depth bound, records the
+// outcome, and checks on a few samples that the regex accepts nothing the
+// grammar rejects.
+func unrolled(t *testing.T, name string, g *gbnf.Grammar, r *rand.Rand, counts map[string]int, lengths *[]int) {
+	t.Helper()
+	re, err := rx.Emit(g, rx.Options{MaxDepth: corpusMaxDepth})
+	if err != nil {
+		var list subsetcheck.ErrorList
+		errors.As(err, &list)
+		counts["unrolled: refused "+string(list[0].Code)]++
+		return
+	}
+	counts["unrolled: emitted"]++
+	*lengths = append(*lengths, len(re))
+	if r.IntN(20) != 0 || len(re) > 200000 {
+		return
+	}
+	counts["unrolled: checked on texts"]++
+	m, err := gbnf.NewMatcher(g)
+	if err != nil {
+		t.Fatalf("%s: matcher: %v", name, err)
+	}
+	s, err := gbnf.NewSampler(g, int64(r.Uint32()))
+	if err != nil {
+		t.Fatalf("%s: sampler: %v", name, err)
+	}
+	x := regexp.MustCompile(rx.Anchored(re))
+	for range 6 {
+		text, ok := s.Sample(300)
+		if !ok {
+			break
+		}
+		for _, tx := range []string{text, mutate(r, text)} {
+			if x.MatchString(tx) && !m.Accepts(tx) {
+				t.Errorf("%s: unrolled regex accepts %q, which the grammar rejects", name, tx)
+			}
+		}
+	}
 }
 
 // checkTexts compares the regex with the matcher on sampled texts and their
