@@ -48,6 +48,28 @@ func (cp *compiler) stringAny() gbnf.Expr {
 	})
 }
 
+// boundedString is a JSON string of min to max characters (max < 0: no
+// bound), one shared rule per pair of bounds: llama.cpp expands counts into
+// rules and copies every rule for each text it checks, so a bounded string
+// written out once per property multiplies that cost.
+func (cp *compiler) boundedString(min, max int) gbnf.Expr {
+	if min == 0 && max < 0 {
+		return cp.stringAny()
+	}
+	key := "string-" + strconv.Itoa(min) + "-" + strconv.Itoa(max)
+	if max < 0 {
+		key = "string-" + strconv.Itoa(min) + "-up"
+	}
+	if n, ok := cp.helper[key]; ok {
+		return ref(n)
+	}
+	body := cp.repeat(cp.char(), min, max)
+	if body == nil {
+		return nil
+	}
+	return cp.shared(key, func(string) gbnf.Expr { return seq(lit(`"`), body, lit(`"`)) })
+}
+
 // char is one character of a JSON string: a raw code point other than `"`,
 // `\`, controls, surrogates and U+FFFD (llama.cpp decodes invalid UTF-8 to
 // U+FFFD, so the raw form is refused and the escape required), or an escape;

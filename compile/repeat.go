@@ -9,9 +9,15 @@ import (
 // Bounded repetition. llama.cpp expands x{m,n} at load time into m copies and
 // n-m nested optional rules, and recent releases refuse counts near 2000. So
 // no printed count exceeds MaxRepeatCount: a big count is written in base
-// MaxRepeatCount with block rules (x100 ::= x{100}, x10000 ::= x100{100}, …),
+// repeatBlock with block rules (x-x16 ::= x{16}, x-x16-x16 ::= x-x16{16}, …),
 // which keeps both the printed grammar and llama.cpp's expansion small for
 // any bound that fits an int.
+
+// repeatBlock is the block size of big counts. llama.cpp turns x{0,n} into
+// n rules and copies every rule for each text it checks, so a small block
+// keeps the grammar cheap; too small a block nests deep and keeps more
+// stacks alive along a long string.
+const repeatBlock = 16
 
 // repeat is x{min,max}; max < 0 means no upper bound. x should be a Ref so
 // that blocks can be shared.
@@ -25,13 +31,13 @@ func (cp *compiler) repeat(x gbnf.Expr, min, max int) gbnf.Expr {
 	if max >= 0 && max < min {
 		return nil
 	}
-	if _, isRef := x.(*gbnf.Ref); !isRef && (min > MaxRepeatCount || max > MaxRepeatCount) {
+	if _, isRef := x.(*gbnf.Ref); !isRef && (min > repeatBlock || max > repeatBlock) {
 		x = cp.addRule(cp.newName("item"), x) // one rule, so that its blocks are shared
 	}
 	if max < 0 {
 		return seq(cp.repeatExact(x, min), &gbnf.Repeat{Expr: x, Min: 0, Max: -1})
 	}
-	if max <= MaxRepeatCount {
+	if max <= repeatBlock || max-min <= repeatBlock && min <= MaxRepeatCount {
 		return rep(x, min, max)
 	}
 	return seq(cp.repeatExact(x, min), cp.repeatUpTo(x, max-min))
@@ -53,23 +59,53 @@ func (cp *compiler) repeatExact(x gbnf.Expr, n int) gbnf.Expr {
 	if n <= MaxRepeatCount {
 		return rep(x, n, n)
 	}
-	return seq(cp.repeatExact(cp.block(x), n/MaxRepeatCount), rep(x, n%MaxRepeatCount, n%MaxRepeatCount))
+	return seq(cp.repeatExact(cp.block(x), n/repeatBlock), rep(x, n%repeatBlock, n%repeatBlock))
 }
 
-// repeatUpTo is x{0,n}: either fewer than a whole number of blocks, or
-// exactly that number of blocks and a short rest (n = a*K + b).
+// repeatUpTo is x{0,n}. Up to maxChainedCount it is a chain of levels,
+// upto-n ::= x{0,k-1} | x{k} upto-(n-k), with k about √n: about 2√n rules
+// and, along any text, only two live ways to read it (the short rest or
+// one more block), whatever the depth. Beyond, either fewer than a whole
+// number of blocks, or exactly that number and a short rest (n = a*K + b).
 func (cp *compiler) repeatUpTo(x gbnf.Expr, n int) gbnf.Expr {
-	if n <= MaxRepeatCount {
+	if n <= repeatBlock {
 		return rep(x, 0, n)
 	}
-	k := MaxRepeatCount
+	if r, ok := x.(*gbnf.Ref); ok && n <= maxChainedCount {
+		k := 1
+		for k*k < n {
+			k++
+		}
+		return cp.upToChain(r, n, k)
+	}
+	k := repeatBlock
 	a, b := n/k, n%k
 	return alt(
 		seq(cp.repeatUpTo(cp.block(x), a-1), rep(x, 0, k-1)),
 		seq(cp.repeatExact(cp.block(x), a), rep(x, 0, b)))
 }
 
-// block is a reference to the shared rule x{MaxRepeatCount}.
+// maxChainedCount is the largest x{0,n} written as one chain of levels
+// (about 2√n rules); bigger counts use blocks of blocks.
+const maxChainedCount = MaxRepeatCount * MaxRepeatCount
+
+// upToChain is x{0,n} as a chain of shared levels of k items each.
+func (cp *compiler) upToChain(x *gbnf.Ref, n, k int) gbnf.Expr {
+	if n < k {
+		return rep(x, 0, n)
+	}
+	key := x.Name + "-upto-" + strconv.Itoa(n) + "-by-" + strconv.Itoa(k)
+	if name, ok := cp.helper[key]; ok {
+		return ref(name)
+	}
+	short := cp.shared(x.Name+"-upto-"+strconv.Itoa(k-1), func(string) gbnf.Expr { return rep(x, 0, k-1) })
+	block := cp.shared(x.Name+"-x"+strconv.Itoa(k), func(string) gbnf.Expr { return rep(x, k, k) })
+	return cp.shared(key, func(string) gbnf.Expr {
+		return alt(short, seq(block, cp.upToChain(x, n-k, k)))
+	})
+}
+
+// block is a reference to the shared rule x{repeatBlock}.
 func (cp *compiler) block(x gbnf.Expr) gbnf.Expr {
 	base := "block"
 	if r, ok := x.(*gbnf.Ref); ok {
@@ -79,7 +115,7 @@ func (cp *compiler) block(x gbnf.Expr) gbnf.Expr {
 		x = cp.addRule(cp.newName("item"), x)
 		base = x.(*gbnf.Ref).Name
 	}
-	return cp.shared(base+"-x"+strconv.Itoa(MaxRepeatCount), func(string) gbnf.Expr {
-		return &gbnf.Repeat{Expr: x, Min: MaxRepeatCount, Max: MaxRepeatCount}
+	return cp.shared(base+"-x"+strconv.Itoa(repeatBlock), func(string) gbnf.Expr {
+		return &gbnf.Repeat{Expr: x, Min: repeatBlock, Max: repeatBlock}
 	})
 }

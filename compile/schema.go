@@ -80,7 +80,7 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		alts = append(alts, cp.arrayExpr(p, base))
 	}
 	if t&subsetcheck.TString != 0 {
-		alts = append(alts, seq(lit(`"`), cp.repeat(cp.char(), p.MinLength, p.MaxLength), lit(`"`)))
+		alts = append(alts, cp.boundedString(p.MinLength, p.MaxLength))
 	}
 	switch {
 	case t&subsetcheck.TNumber != 0:
@@ -107,19 +107,20 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 func (cp *compiler) enumExpr(p *subsetcheck.Schema) gbnf.Expr {
 	rest := *p
 	rest.Enum = nil
-	var kept []*subsetcheck.Value
+	kept := map[string][]*subsetcheck.Value{} // by enumKey; equal settles within a key
 	var alts []gbnf.Expr
 next:
 	for _, m := range p.Enum {
 		if !accepts(&rest, m) {
 			continue
 		}
-		for _, k := range kept {
+		key := enumKey(m)
+		for _, k := range kept[key] {
 			if equal(k, m) {
 				continue next
 			}
 		}
-		kept = append(kept, m)
+		kept[key] = append(kept[key], m)
 		alts = append(alts, lit(plainText(m)))
 	}
 	if len(alts) == 0 {
