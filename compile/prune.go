@@ -10,16 +10,30 @@ import (
 // must never be led into a part of the grammar it cannot finish. It reports
 // whether root still derives some text.
 func (cp *compiler) prune() bool {
+	// A worklist: when a rule turns productive, only the rules that use it
+	// are looked at again. Sweeping every rule until nothing changes took
+	// one sweep per link of a chain (first[i] -> first[i+1] of a wide
+	// object), quadratic: half a minute for 10,000 properties.
 	productive := map[string]bool{}
-	for changed := true; changed; {
-		changed = false
-		// Backwards: a rule is mostly created before the rules it uses.
-		for i := len(cp.g.Rules) - 1; i >= 0; i-- {
-			r := cp.g.Rules[i]
-			if !productive[r.Name] && r.Expr != nil && derives(r.Expr, productive) {
-				productive[r.Name] = true
-				changed = true
+	users := map[string][]*gbnf.Rule{}
+	for _, r := range cp.g.Rules {
+		seen := map[string]bool{}
+		walkRefs(r.Expr, func(name string) {
+			if !seen[name] {
+				seen[name] = true
+				users[name] = append(users[name], r)
 			}
+		})
+	}
+	// Backwards: a rule is mostly created before the rules it uses, so the
+	// stack pops used rules first.
+	work := append([]*gbnf.Rule(nil), cp.g.Rules...)
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		if !productive[r.Name] && r.Expr != nil && derives(r.Expr, productive) {
+			productive[r.Name] = true
+			work = append(work, users[r.Name]...)
 		}
 	}
 	if !productive["root"] {
@@ -34,6 +48,7 @@ func (cp *compiler) prune() bool {
 			byName[r.Name] = r
 		}
 	}
+	skipAliases(kept)
 	// Keep the rules reachable from root, in their first-created order.
 	reach := map[string]bool{"root": true}
 	stack := []string{"root"}
@@ -118,6 +133,52 @@ func simplify(e gbnf.Expr, productive map[string]bool) gbnf.Expr {
 		return &gbnf.Repeat{Expr: simplify(e.Expr, productive), Min: e.Min, Max: e.Max}
 	}
 	return e
+}
+
+// skipAliases points every reference to a rule that is only another
+// rule's name (properties-age ::= integer) at that rule, so the alias is
+// left unreachable: llama.cpp copies every rule for each text it checks.
+func skipAliases(rules []*gbnf.Rule) {
+	alias := map[string]string{}
+	for _, r := range rules {
+		if to, ok := r.Expr.(*gbnf.Ref); ok && r.Name != "root" && to.Name != r.Name {
+			alias[r.Name] = to.Name
+		}
+	}
+	if len(alias) == 0 {
+		return
+	}
+	resolve := func(n string) string {
+		for steps := 0; steps <= len(alias); steps++ { // bounded: a cycle of aliases stays as it is
+			to, ok := alias[n]
+			if !ok {
+				return n
+			}
+			n = to
+		}
+		return n
+	}
+	for _, r := range rules {
+		renameRefs(r.Expr, resolve)
+	}
+}
+
+// renameRefs replaces the name of every reference in e by to(name).
+func renameRefs(e gbnf.Expr, to func(string) string) {
+	switch e := e.(type) {
+	case *gbnf.Seq:
+		for _, x := range e.Items {
+			renameRefs(x, to)
+		}
+	case *gbnf.Alt:
+		for _, x := range e.Alts {
+			renameRefs(x, to)
+		}
+	case *gbnf.Repeat:
+		renameRefs(e.Expr, to)
+	case *gbnf.Ref:
+		e.Name = to(e.Name)
+	}
 }
 
 // walkRefs calls f with the name of every rule e refers to.
