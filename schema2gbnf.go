@@ -32,7 +32,10 @@ type Options struct {
 	Profile      subsetcheck.Profile // subsetcheck.Exact (default) or subsetcheck.Portable
 	DefaultDraft subsetcheck.Draft   // the draft when "$schema" is absent; 0 means 2020-12
 	Whitespace   compile.Whitespace  // compile.Bounded (default) or compile.Compact
-	Limits       subsetcheck.Limits  // zero fields take their defaults
+	Limits       subsetcheck.Limits  // reading and checking limits (L501-L504); zero fields take their defaults
+	// MaxRules bounds the rules of the grammar (C403 beyond it); 0 means
+	// compile.DefaultMaxRules.
+	MaxRules int
 }
 
 // Grammar is a compiled schema.
@@ -52,7 +55,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules, err := compile.Compile(checked, compile.Options{Whitespace: opts.Whitespace})
+	rules, err := compile.Compile(checked, compile.Options{Whitespace: opts.Whitespace, MaxRules: opts.MaxRules})
 	if err != nil {
 		return nil, err
 	}
