@@ -62,6 +62,7 @@ type compileFlags struct {
 	errorFormat string
 	example     bool
 	version     bool
+	limits      limitFlags // limits.go
 }
 
 func newCompileFlagSet(checkOnly bool, f *compileFlags, stderr io.Writer) *flag.FlagSet {
@@ -85,6 +86,7 @@ func newCompileFlagSet(checkOnly bool, f *compileFlags, stderr io.Writer) *flag.
 	fs.StringVar(&f.draft, "draft", "2020-12", "`DRAFT` assumed when the schema has no $schema: 4, 6, 7, 2019-09 or 2020-12")
 	fs.StringVar(&f.errorFormat, "error-format", "text", "`FORMAT` of problems on stderr: text or json")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
+	f.limits.register(fs)
 	return fs
 }
 
@@ -203,6 +205,7 @@ func (f *compileFlags) options() (schema2gbnf.Options, error) {
 		return opts, fmt.Errorf("unknown -draft %q: want 4, 6, 7, 2019-09 or 2020-12", f.draft)
 	}
 	opts.DefaultDraft = d
+	f.limits.apply(&opts)
 	return opts, nil
 }
 

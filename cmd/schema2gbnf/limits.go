@@ -1,0 +1,44 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// limitFlags are the named limits a hostile schema runs into, one flag
+// each, so an operator can raise one without touching code. Zero keeps the
+// library's default, which the flag's help shows.
+type limitFlags struct {
+	maxInputBytes   int
+	maxDepth        int
+	maxNumberDigits int
+	maxSubschemas   int
+	maxNestedBytes  int
+	maxRules        int
+}
+
+// register adds the limit flags to fs.
+func (l *limitFlags) register(fs *flag.FlagSet) {
+	d := subsetcheck.DefaultLimits
+	fs.IntVar(&l.maxInputBytes, "max-input-bytes", d.MaxInputBytes, "refuse a schema longer than `N` bytes (L501)")
+	fs.IntVar(&l.maxDepth, "max-depth", d.MaxDepth, "refuse JSON nested deeper than `N` (L502)")
+	fs.IntVar(&l.maxNumberDigits, "max-number-digits", d.MaxNumberDigits, "refuse a number with more than `N` digits or exponent magnitude (L503)")
+	fs.IntVar(&l.maxSubschemas, "max-subschemas", d.MaxSubschemas, "refuse a schema with more than `N` subschemas (L504)")
+	fs.IntVar(&l.maxNestedBytes, "max-nested-bytes", d.MaxNestedBytes, "refuse a text whose bytes times their nesting depth pass `N` (L502)")
+	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
+}
+
+// apply copies the limits into opts.
+func (l *limitFlags) apply(opts *schema2gbnf.Options) {
+	opts.Limits = subsetcheck.Limits{
+		MaxInputBytes:   l.maxInputBytes,
+		MaxDepth:        l.maxDepth,
+		MaxNumberDigits: l.maxNumberDigits,
+		MaxSubschemas:   l.maxSubschemas,
+		MaxNestedBytes:  l.maxNestedBytes,
+	}
+	opts.MaxRules = l.maxRules
+}
