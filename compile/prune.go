@@ -48,6 +48,7 @@ func (cp *compiler) prune() bool {
 			byName[r.Name] = r
 		}
 	}
+	skipAliases(kept)
 	// Keep the rules reachable from root, in their first-created order.
 	reach := map[string]bool{"root": true}
 	stack := []string{"root"}
@@ -132,6 +133,53 @@ func simplify(e gbnf.Expr, productive map[string]bool) gbnf.Expr {
 		return &gbnf.Repeat{Expr: simplify(e.Expr, productive), Min: e.Min, Max: e.Max}
 	}
 	return e
+}
+
+// skipAliases points every reference to a rule that is only another
+// rule's name (properties-age ::= integer) at that rule, so the alias is
+// left unreachable and dropped: llama.cpp parses the whole grammar text
+// again for each text node-llama-cpp checks, so every rule costs.
+func skipAliases(rules []*gbnf.Rule) {
+	alias := map[string]string{}
+	for _, r := range rules {
+		if to, ok := r.Expr.(*gbnf.Ref); ok && r.Name != "root" && to.Name != r.Name {
+			alias[r.Name] = to.Name
+		}
+	}
+	if len(alias) == 0 {
+		return
+	}
+	resolve := func(n string) string {
+		for steps := 0; steps <= len(alias); steps++ { // bounded: a cycle of aliases stays as it is
+			to, ok := alias[n]
+			if !ok {
+				return n
+			}
+			n = to
+		}
+		return n
+	}
+	for _, r := range rules {
+		renameRefs(r.Expr, resolve)
+	}
+}
+
+// renameRefs replaces the name of every reference in e by to(name).
+func renameRefs(e gbnf.Expr, to func(string) string) {
+	switch e := e.(type) {
+	case *gbnf.Seq:
+		for _, x := range e.Items {
+			renameRefs(x, to)
+		}
+	case *gbnf.Alt:
+		for _, x := range e.Alts {
+			renameRefs(x, to)
+		}
+	case *gbnf.Repeat:
+		renameRefs(e.Expr, to)
+	case *gbnf.Ref:
+		e.Name = to(e.Name)
+	}
 }
 
 // walkRefs calls f with the name of every rule e refers to.
