@@ -28,6 +28,10 @@ const MaxEngineMemory = 2 << 30
 // Generous: the machines running tests are shared and noisy.
 const StuckAfter = 30 * time.Second
 
+// StartupTimeout bounds starting node and loading llama.cpp and the model;
+// seconds on a loaded machine, so generous.
+const StartupTimeout = 3 * time.Minute
+
 // End says how a generation ended.
 type End string
 
@@ -121,7 +125,8 @@ func (r *Runner) spawn() error {
 	}
 	r.cmd, r.stdin, r.stdout, r.stderr = cmd, stdin, bufio.NewReaderSize(stdout, 1<<16), stderr
 	r.handles, r.peers = map[string]int64{}, map[string]int64{}
-	return r.call(map[string]any{"op": "version"}, nil)
+	// The first reply comes once llama.cpp and the model are loaded.
+	return r.callWithin(StartupTimeout, map[string]any{"op": "version"}, nil)
 }
 
 // call sends a request and decodes the reply. A broken process is ended and
@@ -330,17 +335,24 @@ func sortedKeys(b Bias) []int {
 const (
 	closingBias = 3.0
 	eosBias     = 4.0
+	// digitBias damps digit tokens: a number ends only when a closer is
+	// drawn, and unchecked runs of digits after an exponent pass the strict
+	// reader's MaxNumberDigits, which leaves the output unchecked.
+	digitBias = -2.0
 )
 
 // SamplingBias is the harness's bias: BOS banned (llama.cpp's grammar treats
 // control tokens as text that adds no bytes, so it could be sampled anywhere),
-// closers and EOS favoured, and with utf8Only every token that is not
+// closers and EOS favoured, digits damped, and with utf8Only every token that is not
 // complete UTF-8 banned, so only whole characters are sampled.
 func SamplingBias(v *Vocab, utf8Only bool) Bias {
 	b := Bias{v.BOS: math.Inf(-1), v.EOS: eosBias}
 	for id, t := range v.Tokens {
-		if bytes.ContainsAny(t, `"}]`) {
+		switch {
+		case bytes.ContainsAny(t, `"}]`):
 			b[id] = closingBias
+		case len(t) > 0 && len(bytes.Trim(t, "0123456789")) == 0:
+			b[id] = digitBias
 		}
 	}
 	if utf8Only {
