@@ -17,6 +17,7 @@ var (
 	flagSample = flag.Int("decode.sample", 4, "schemas taken from each subset of the vendored corpus testdata/corpus, or from -decode.corpus (0: all)")
 	flagSeeds  = flag.Int("decode.seeds", 4, "seeds (generations) per schema and grammar")
 	flagBudget = flag.Int("decode.budget", 400, "token budget of one generation; outputs cut by it are INCOMPLETE")
+	flagShow   = flag.Bool("decode.showpeer", false, "log why each of the peer's invalid outputs is invalid")
 	flagPeer   = flag.Bool("decode.peer", true, "also decode with node-llama-cpp's converter and without a grammar, for the figures")
 )
 
@@ -241,8 +242,11 @@ func TestDecode(t *testing.T) {
 			}
 			switch pout.End {
 			case EndEOS:
-				v, _ := o.check(pout.Bytes, declared)
+				v, why := o.check(pout.Bytes, declared)
 				peer.count(v)
+				if v == invalid && *flagShow {
+					t.Logf("peer %s seed %d: %s\noutput: %q", s.name, seed, why, pout.Bytes)
+				}
 			case EndBudget:
 				peer.incomplete++
 			default:
