@@ -64,10 +64,12 @@ const (
 const (
 	// DefaultMaxBytes is the default of Options.MaxBytes: 1 MB of regex.
 	DefaultMaxBytes = 1 << 20
-	// DefaultMaxNesting is the default of Options.MaxNesting. Rust's regex
-	// crate refuses nesting deeper than 250 by default (groups, repetitions,
-	// alternations, concatenations and classes each count one), Python's
-	// compiler recurses once per level, Go stops at 1000.
+	// DefaultMaxNesting is the default of Options.MaxNesting, counted as
+	// Rust's regex parser counts toward its default nest limit of 250 (each
+	// group, repetition, alternation, concatenation and bracketed class is
+	// one level; we believe, without a Rust test here). Go stops at a parse
+	// tree height of 1000; Python's recursive compiler handles 250 nested
+	// groups (about 750 levels as counted here) but not 500.
 	DefaultMaxNesting = 250
 	// goRepeatBudget is Go's regexp/syntax limit on a repetition count and
 	// on the product of nested counts.

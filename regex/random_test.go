@@ -362,3 +362,32 @@ func checkPython(t *testing.T, cases []pyCase) {
 	}
 	t.Logf("Python agreed on %d cases", len(cases))
 }
+
+// TestNestingLimitPython: the deepest regex MaxNesting lets through still
+// compiles and matches in Python (and in Go).
+func TestNestingLimitPython(t *testing.T) {
+	var deepest string
+	var deepestText string
+	for levels := 1; ; levels++ {
+		// root ::= ("a" | "b" ("a" | "b" (...)*)*)*, levels deep
+		var e gbnf.Expr = &gbnf.Lit{Text: "c"}
+		text := "c"
+		for range levels {
+			e = &gbnf.Repeat{Expr: &gbnf.Alt{Alts: []gbnf.Expr{&gbnf.Lit{Text: "xa"}, &gbnf.Seq{Items: []gbnf.Expr{&gbnf.Lit{Text: "b"}, e}}}}, Min: 0, Max: -1}
+			text = "b" + text
+		}
+		re, err := Emit(&gbnf.Grammar{Rules: []*gbnf.Rule{{Name: "root", Expr: e}}}, Options{})
+		if err != nil {
+			var list subsetcheck.ErrorList
+			if !errors.As(err, &list) || list[0].Code != CodeTooDeep {
+				t.Fatalf("levels %d: %v", levels, err)
+			}
+			break
+		}
+		deepest, deepestText = re, text
+	}
+	if !regexp.MustCompile(Anchored(deepest)).MatchString(deepestText) {
+		t.Fatalf("Go rejects %q", deepestText)
+	}
+	checkPython(t, []pyCase{{Re: deepest, Text: deepestText, Want: true}, {Re: deepest, Text: deepestText + "x", Want: false}})
+}
