@@ -313,8 +313,65 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 	cp.helper[key] = name
 	r := &gbnf.Rule{Name: name}
 	cp.g.Rules = append(cp.g.Rules, r)
-	r.Expr = seq(lit(`"`), walk(root))
+	if root.pathBytes(0) <= maxFlatNameBytes {
+		r.Expr = seq(lit(`"`), alt(cp.flatNames(root, "", tail, nil)...))
+	} else {
+		r.Expr = seq(lit(`"`), walk(root))
+	}
 	return ref(name)
+}
+
+// maxFlatNameBytes bounds the bytes of the name prefixes the flat form of
+// extra-name repeats (each trie node writes its whole path); names beyond it
+// get the nested trie.
+const maxFlatNameBytes = 2048
+
+// pathBytes is the sum, over the nodes below t, of their paths' lengths
+// (depth is t's), stopping early once over maxFlatNameBytes.
+func (t *nameTrie) pathBytes(depth int) int {
+	sum := depth
+	for _, c := range t.children {
+		if sum > maxFlatNameBytes {
+			break
+		}
+		sum += c.pathBytes(depth + 1)
+	}
+	return sum
+}
+
+// flatNames writes the names' complement as one flat list of alternatives,
+// one per way of leaving the trie (stop early, or take another character at
+// a node), each spelled out from the start: llama.cpp makes a rule of every
+// parenthesized group and re-parses the grammar for each text it checks,
+// and a name of n characters nests n groups.
+func (cp *compiler) flatNames(t *nameTrie, path string, tail gbnf.Expr, alts []gbnf.Expr) []gbnf.Expr {
+	after := func(items ...gbnf.Expr) gbnf.Expr {
+		if path == "" {
+			return seq(items...)
+		}
+		return seq(append([]gbnf.Expr{lit(path)}, items...)...)
+	}
+	if !t.end {
+		alts = append(alts, lit(path+`"`))
+	}
+	keys := make([]rune, 0, len(t.children))
+	for r := range t.children {
+		keys = append(keys, r)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	for _, r := range keys {
+		e, _ := canonicalEscape(r)
+		alts = cp.flatNames(t.children[r], path+e, tail, alts)
+	}
+	switch {
+	case len(keys) == 0:
+		alts = append(alts, after(cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) }), tail))
+	case len(rawOnly(keys)) == len(keys): // no escaped child: the escapes are all other characters
+		alts = append(alts, after(rawChars(keys), tail), after(cp.shared("canonical-escape", func(string) gbnf.Expr { return escapesExcept(nil) }), tail))
+	default:
+		alts = append(alts, after(cp.canonicalChar(keys), tail))
+	}
+	return alts
 }
 
 // otherTail is a character other than the sorted runes in except, then any
