@@ -280,6 +280,13 @@ func (b *builder) ref(name string, depth int) *node {
 		if b.open[name] >= b.maxDepth {
 			return noneNode
 		}
+		// The key costs one entry per rule of the cycle: charge it to the
+		// node budget so a huge cycle cannot make the work unbounded.
+		b.nodes += len(b.members[comp]) / 16
+		if b.nodes > b.maxNodes {
+			b.err = problem(CodeTooLarge, fmt.Sprintf("unrolling takes more than %d nodes, so the regex would pass MaxBytes (%d)", b.maxNodes, b.maxNodes))
+			return noneNode
+		}
 		var k strings.Builder
 		k.WriteString(name)
 		for _, m := range b.members[comp] {
