@@ -163,6 +163,7 @@ func TestEmitErrors(t *testing.T) {
 		{`root ::= "a" root`, Options{MaxDepth: 5}, CodeNoText, "depth 5"},
 		{`root ::= "a"{1000} "b"{1000}`, Options{MaxBytes: 10}, CodeTooLarge, "MaxBytes"},
 		{`root ::= (((("a" "b"*)*"c")*"d")*"e")*`, Options{MaxNesting: 5}, CodeTooDeep, "MaxNesting"},
+		{"root ::= v\nv ::= \"[\" v \",\" v \"]\" | \"x\"", Options{MaxDepth: 40}, CodeTooLarge, "MaxBytes"},
 		{"root ::= x x x x x x x x x x\nx ::= y y y y y y y y y y\ny ::= z z z z z z z z z z\nz ::= [a-z]{3}", Options{MaxBytes: 1000}, CodeTooLarge, "MaxBytes"},
 	}
 	for _, tc := range tests {
