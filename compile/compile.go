@@ -41,6 +41,12 @@ type Options struct {
 	// MaxRules bounds the number of rules in the grammar (C403 beyond it);
 	// 0 means DefaultMaxRules.
 	MaxRules int
+	// MaxAlternatives bounds the alternatives one schema expands into
+	// (C402 beyond it); 0 means the constant MaxAlternatives.
+	MaxAlternatives int
+	// MaxMeets bounds the merged schemas of one compile (C402 beyond it);
+	// 0 means the constant MaxMeets.
+	MaxMeets int
 }
 
 // Named limits. Each ends in a problem with its own code when reached.
@@ -53,10 +59,12 @@ const (
 	// expands repetitions at load time and caps counts near 2000, so bigger
 	// bounds are written as nested blocks of this many items.
 	MaxRepeatCount = 100
-	// MaxMeets bounds the schemas created by combining a schema's keywords
-	// with its $ref target or anyOf branches (C402 beyond it).
+	// MaxMeets is the default of Options.MaxMeets: it bounds the schemas
+	// created by combining a schema's keywords with its $ref target or anyOf
+	// branches (C402 beyond it).
 	MaxMeets = 2000
-	// MaxAlternatives bounds the alternatives one schema expands into: $ref
+	// MaxAlternatives is the default of Options.MaxAlternatives: it bounds
+	// the alternatives one schema expands into: $ref
 	// and anyOf beside other keywords multiply (a chain of k two-branch
 	// anyOfs has 2^k combinations), C402 beyond it.
 	MaxAlternatives = 1000
@@ -99,6 +107,8 @@ type compiler struct {
 	checked  *subsetcheck.Checked
 	ws       gbnf.Expr // the whitespace slot: Ref("ws"), or the empty Seq
 	maxRules int
+	maxAlts  int // Options.MaxAlternatives
+	maxMeets int // Options.MaxMeets
 
 	g      gbnf.Grammar
 	names  map[string]bool // every rule name in use or reserved
@@ -132,6 +142,13 @@ func newCompiler(c *subsetcheck.Checked, opts Options) *compiler {
 	}
 	if cp.maxRules <= 0 {
 		cp.maxRules = DefaultMaxRules
+	}
+	cp.maxAlts, cp.maxMeets = opts.MaxAlternatives, opts.MaxMeets
+	if cp.maxAlts <= 0 {
+		cp.maxAlts = MaxAlternatives
+	}
+	if cp.maxMeets <= 0 {
+		cp.maxMeets = MaxMeets
 	}
 	if opts.Whitespace == Compact {
 		cp.ws = epsilon()

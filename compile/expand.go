@@ -108,14 +108,14 @@ func (cp *compiler) cross(as, bs []alternative) ([]alternative, bool) {
 				return nil, false
 			}
 			out = append(out, m...)
-			if len(out) > MaxAlternatives {
+			if len(out) > cp.maxAlts {
 				s := a.plain
 				if s == nil {
 					s = a.opaque
 				}
 				cp.problem(s, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
-					"combining this schema's keywords with its $ref and anyOf branches gives more than %d alternatives (MaxAlternatives); "+
-						"move the sibling keywords into the anyOf branches or simplify the anyOf nesting", MaxAlternatives))
+					"combining this schema's keywords with its $ref and anyOf branches gives more than %d alternatives (Options.MaxAlternatives); "+
+						"move the sibling keywords into the anyOf branches or simplify the anyOf nesting", cp.maxAlts))
 				return nil, false
 			}
 		}
@@ -319,10 +319,10 @@ func (cp *compiler) conjOf(parts []*subsetcheck.Schema) (*subsetcheck.Schema, bo
 	if s, ok := cp.meets[key]; ok {
 		return s, true
 	}
-	if len(cp.meets) >= MaxMeets {
+	if len(cp.meets) >= cp.maxMeets {
 		cp.problem(parts[0], subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
-			"combining this schema with $ref targets and anyOf branches needs more than %d merged schemas (MaxMeets); "+
-				"move sibling keywords into every anyOf branch", MaxMeets))
+			"combining this schema with $ref targets and anyOf branches needs more than %d merged schemas (Options.MaxMeets); "+
+				"move sibling keywords into every anyOf branch", cp.maxMeets))
 		return nil, false
 	}
 	rest, ok := cp.conjOf(parts[1:])
