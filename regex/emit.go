@@ -53,11 +53,11 @@ import (
 // Problem codes of the regex emitter, as subsetcheck.Code values in a
 // subsetcheck.ErrorList.
 const (
-	CodeInvalidGrammar subsetcheck.Code = "R600" // no root, an undefined rule, a nil or unknown expression
-	CodeRecursive      subsetcheck.Code = "R601" // a recursive rule and no Options.MaxDepth
-	CodeTooLarge       subsetcheck.Code = "R602" // the regex would pass Options.MaxBytes or Go's regexp size limits
-	CodeTooDeep        subsetcheck.Code = "R603" // the regex would nest deeper than Options.MaxNesting
-	CodeNoText         subsetcheck.Code = "R604" // the grammar (or its unrolling) matches no text at all
+	CodeInvalidGrammar = subsetcheck.CodeRegexInvalidGrammar // no root, an undefined rule, a nil or unknown expression
+	CodeRecursive      = subsetcheck.CodeRegexRecursive      // a recursive rule and no Options.MaxDepth
+	CodeTooLarge       = subsetcheck.CodeRegexTooLarge       // the regex would pass Options.MaxBytes or Go's regexp size limits
+	CodeTooDeep        = subsetcheck.CodeRegexTooDeep        // the regex would nest deeper than Options.MaxNesting
+	CodeNoText         = subsetcheck.CodeRegexNoText         // the grammar (or its unrolling) matches no text at all
 )
 
 // Named limits: the defaults of the Options fields.

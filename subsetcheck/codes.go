@@ -2,7 +2,7 @@ package subsetcheck
 
 // The problem codes. Each code is stable: once published it keeps its
 // meaning. J: reading JSON; S: the schema against the profile; W: warnings;
-// C: compiling; L: a named limit was reached. CodeTable documents them all,
+// C: compiling; L: a named limit was reached; R: regex output. CodeTable documents them all,
 // and the README's table is generated from it.
 const (
 	// Reading.
@@ -39,6 +39,13 @@ const (
 	CodeTooDeep        Code = "L502" // Limits.MaxDepth, or Limits.MaxNestedBytes
 	CodeNumberTooLarge Code = "L503" // a number's exponent or digits pass Limits.MaxNumberDigits
 	CodeTooManySchemas Code = "L504" // more subschemas than Limits.MaxSubschemas
+
+	// Regex output (package regex).
+	CodeRegexInvalidGrammar Code = "R600" // no root, an undefined rule, a nil or unknown expression
+	CodeRegexRecursive      Code = "R601" // a recursive rule and no depth bound
+	CodeRegexTooLarge       Code = "R602" // the regex would pass its size limit or Go's regexp limits
+	CodeRegexTooDeep        Code = "R603" // the regex would nest deeper than its nesting limit
+	CodeRegexNoText         Code = "R604" // the grammar (or its unrolling) matches no text at all
 )
 
 // CodeInfo documents one code: what it means and what to do about it.
@@ -75,4 +82,9 @@ var CodeTable = []CodeInfo{
 	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (default 512), or the text's bytes times their nesting depth pass Limits.MaxNestedBytes (default 256 MiB), which bounds the reader's work.", "Flatten the document, for example with $ref to $defs."},
 	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (default 10,000).", "Write a smaller number or raise the limit."},
 	{CodeTooManySchemas, "The schema holds more subschemas than Limits.MaxSubschemas (default 100,000).", "Share subschemas through $ref, or raise the limit."},
+	{CodeRegexInvalidGrammar, "Regex output: the grammar is not well formed (no root, an undefined rule). A bug when the grammar came from the compiler.", "Report it, with the schema."},
+	{CodeRegexRecursive, "Regex output: the schema is recursive ($ref cycles, or the any-value rule an absent additionalProperties brings in), and a regular expression cannot nest without bound.", "Use GBNF output; or state \"additionalProperties\": false (or a non-recursive schema) where members are free; or ask for -max-depth N, which rejects valid values nested deeper than N."},
+	{CodeRegexTooLarge, "Regex output: the regex would pass regex.Options.MaxBytes (default 1 MB) or Go's regexp size limits.", "Use GBNF output, compact whitespace, smaller bounds, or raise the limit."},
+	{CodeRegexTooDeep, "Regex output: the regex would nest deeper than regex.Options.MaxNesting (default 250, Rust regex's default limit).", "Use GBNF output, or flatten the schema."},
+	{CodeRegexNoText, "Regex output: the grammar, or its unrolling to -max-depth, matches no text.", "Raise -max-depth, or use GBNF output."},
 }
