@@ -21,6 +21,7 @@ package schema2gbnf
 import (
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/regex"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -36,6 +37,10 @@ type Options struct {
 	// MaxRules bounds the rules of the grammar (C403 beyond it); 0 means
 	// compile.DefaultMaxRules.
 	MaxRules int
+	// MaxAlternatives and MaxMeets bound how far $ref and anyOf beside other
+	// keywords multiply (C402 beyond them); 0 means compile's defaults.
+	MaxAlternatives int
+	MaxMeets        int
 }
 
 // Grammar is a compiled schema.
@@ -55,7 +60,12 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules, err := compile.Compile(checked, compile.Options{Whitespace: opts.Whitespace, MaxRules: opts.MaxRules})
+	rules, err := compile.Compile(checked, compile.Options{
+		Whitespace:      opts.Whitespace,
+		MaxRules:        opts.MaxRules,
+		MaxAlternatives: opts.MaxAlternatives,
+		MaxMeets:        opts.MaxMeets,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +87,14 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		Schema:     checked,
 		Warnings:   checked.Warnings,
 	}, nil
+}
+
+// Regex returns the same grammar as one regular expression, for engines that
+// take a regex instead of a grammar; use it for a full match (see package
+// regex). A recursive schema is refused (R601) unless opts.MaxDepth bounds the
+// nesting, which rejects valid values nested deeper than that.
+func (g *Grammar) Regex(opts regex.Options) (string, error) {
+	return regex.Emit(g.Rules, opts)
 }
 
 // Check reads a schema and checks it against the profile, without compiling.

@@ -84,10 +84,10 @@ func TestCLIAtomicOutput(t *testing.T) {
 		{"truncated schema", `{"type":"str`, []string{"-o", out}, 1, "[J101]"},
 		{"no valid value", `{"type":"integer","minimum":3,"maximum":1}`, []string{"-o", out}, 1, "[C401]"},
 		{"over -max-input-bytes", `{"type":"string"}`, []string{"-o", out, "-max-input-bytes", "5"}, 1, "[L501]"},
-		{"over -max-depth", `{"items":{"items":{"items":{}}}}`, []string{"-o", out, "-max-depth", "2"}, 1, "[L502]"},
+		{"over -max-nesting", `{"items":{"items":{"items":{}}}}`, []string{"-o", out, "-max-nesting", "2"}, 1, "[L502]"},
 		{"over -max-rules", `{"properties":{"a":{"type":"string"}}}`, []string{"-o", out, "-max-rules", "1"}, 1, "[C403]"},
 		{"json problems", `[]`, []string{"-o", out, "-error-format", "json"}, 1, `"code": "S204"`},
-		{"bad limit flag", `{}`, []string{"-o", out, "-max-depth", "many"}, 2, "invalid value"},
+		{"bad limit flag", `{}`, []string{"-o", out, "-max-nesting", "many"}, 2, "invalid value"},
 		{"unwritable directory", `{}`, []string{"-o", filepath.Join(dir, "missing", "g.gbnf")}, 2, "no such file"},
 		{"output is a directory", `{}`, []string{"-o", dir}, 2, "schema2gbnf:"},
 	} {
@@ -126,8 +126,8 @@ func TestCLIAtomicOutput(t *testing.T) {
 	}
 	assertNoTemp(t, dir)
 	// A raised limit lets the same schema through.
-	if code, _, stderr := runCLI(t, `{"items":{"items":{"items":{}}}}`, "-max-depth", "10"); code != 0 {
-		t.Fatalf("raised -max-depth: exit %d: %s", code, stderr)
+	if code, _, stderr := runCLI(t, `{"items":{"items":{"items":{}}}}`, "-max-nesting", "10"); code != 0 {
+		t.Fatalf("raised -max-nesting: exit %d: %s", code, stderr)
 	}
 }
 

@@ -107,6 +107,7 @@ func TestRefused(t *testing.T) {
 		// Grammars that would be too big.
 		{"MaxRules lowered", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}}`, schema2gbnf.Options{MaxRules: 2}, "C403"},
 		{"anyOf chain beside siblings", anyOfChain(30), none, "C402"},
+		{"MaxAlternatives lowered", anyOfChain(3), schema2gbnf.Options{MaxAlternatives: 2}, "C402"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, g := codeOf(t, tc.schema, tc.opts)

@@ -18,17 +18,21 @@ type limitFlags struct {
 	maxSubschemas   int
 	maxNestedBytes  int
 	maxRules        int
+	maxAlts         int
+	maxMeets        int
 }
 
 // register adds the limit flags to fs.
 func (l *limitFlags) register(fs *flag.FlagSet) {
 	d := subsetcheck.DefaultLimits
 	fs.IntVar(&l.maxInputBytes, "max-input-bytes", d.MaxInputBytes, "refuse a schema longer than `N` bytes (L501)")
-	fs.IntVar(&l.maxDepth, "max-depth", d.MaxDepth, "refuse JSON nested deeper than `N` (L502)")
+	fs.IntVar(&l.maxDepth, "max-nesting", d.MaxDepth, "refuse JSON nested deeper than `N` (L502)")
 	fs.IntVar(&l.maxNumberDigits, "max-number-digits", d.MaxNumberDigits, "refuse a number with more than `N` digits or exponent magnitude (L503)")
 	fs.IntVar(&l.maxSubschemas, "max-subschemas", d.MaxSubschemas, "refuse a schema with more than `N` subschemas (L504)")
 	fs.IntVar(&l.maxNestedBytes, "max-nested-bytes", d.MaxNestedBytes, "refuse a text whose bytes times their nesting depth pass `N` (L502)")
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
+	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and anyOf beside other keywords expand into more than `N` alternatives (C402)")
+	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and anyOf (C402)")
 }
 
 // apply copies the limits into opts.
@@ -41,4 +45,6 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 		MaxNestedBytes:  l.maxNestedBytes,
 	}
 	opts.MaxRules = l.maxRules
+	opts.MaxAlternatives = l.maxAlts
+	opts.MaxMeets = l.maxMeets
 }
