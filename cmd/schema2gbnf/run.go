@@ -12,6 +12,7 @@ import (
 
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/regex"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -59,6 +60,7 @@ type compileFlags struct {
 	draft       string
 	whitespace  string
 	format      string
+	maxDepth    int
 	errorFormat string
 	example     bool
 	version     bool
@@ -79,7 +81,8 @@ func newCompileFlagSet(checkOnly bool, f *compileFlags, stderr io.Writer) *flag.
 	if !checkOnly {
 		fs.StringVar(&f.output, "o", "", "write the grammar to `FILE` (atomically: nothing is written on failure)")
 		fs.StringVar(&f.whitespace, "whitespace", "bounded", "`MODE`: bounded (a space, or a newline and up to 20 spaces or tabs, between tokens) or compact (none)")
-		fs.StringVar(&f.format, "format", "gbnf", "`OUTPUT`: gbnf (grammar text) or llama-server (the JSON request fragment {\"grammar\": ...})")
+		fs.StringVar(&f.format, "format", "gbnf", "`OUTPUT`: gbnf (grammar text), llama-server (the JSON request fragment {\"grammar\": ...}) or regex (one regular expression for a full match, no newline after it)")
+		fs.IntVar(&f.maxDepth, "regex-depth", 0, "with -format regex: unroll recursion `N` levels deep; valid values nested deeper are rejected (0: refuse recursive schemas)")
 		fs.BoolVar(&f.example, "example", false, "compile the embedded example schema instead of reading one")
 	}
 	fs.StringVar(&f.profile, "profile", "exact", "`NAME` of the keyword subset: exact or portable")
@@ -102,8 +105,11 @@ func runCompile(args []string, checkOnly bool, stdin io.Reader, stdout, stderr i
 		return exitOK
 	}
 	opts, err := f.options()
-	if err == nil && f.format != "gbnf" && f.format != "llama-server" {
-		err = fmt.Errorf("unknown -format %q: want gbnf or llama-server", f.format)
+	if err == nil && f.format != "gbnf" && f.format != "llama-server" && f.format != "regex" {
+		err = fmt.Errorf("unknown -format %q: want gbnf, llama-server or regex", f.format)
+	}
+	if err == nil && f.maxDepth != 0 && (f.format != "regex" || f.maxDepth < 0) {
+		err = errors.New("-regex-depth takes a positive depth, and only with -format regex")
 	}
 	if err == nil && f.errorFormat != "text" && f.errorFormat != "json" {
 		err = fmt.Errorf("unknown -error-format %q: want text or json", f.errorFormat)
@@ -153,13 +159,20 @@ func runCompile(args []string, checkOnly bool, stdin io.Reader, stdout, stderr i
 	}
 	reportProblems(stderr, f.errorFormat, nil, g.Warnings)
 	out := []byte(g.GBNF)
-	if f.format == "llama-server" {
+	switch f.format {
+	case "llama-server":
 		out, err = json.Marshal(map[string]string{"grammar": g.GBNF})
 		if err != nil {
 			fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 			return exitUsage
 		}
 		out = append(out, '\n')
+	case "regex":
+		re, err := g.Regex(regex.Options{MaxDepth: f.maxDepth})
+		if err != nil {
+			return reportProblems(stderr, f.errorFormat, err, nil)
+		}
+		out = []byte(re) // no newline: the file is the pattern, byte for byte
 	}
 	if f.output == "" || f.output == "-" {
 		if _, err := stdout.Write(out); err != nil {

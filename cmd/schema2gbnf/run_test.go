@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -147,4 +148,23 @@ func TestMatchVerb(t *testing.T) {
 	code, _, stderr := cli(t, "", "match", bad, text)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "bad.gbnf:")
+}
+
+func TestRegexFormat(t *testing.T) {
+	schema := `{"type":"object","properties":{"n":{"type":"integer","minimum":-5,"maximum":300}},"required":["n"],"additionalProperties":false}`
+	code, out, stderr := cli(t, schema, "-format", "regex", "-whitespace", "compact")
+	require.Equal(t, exitOK, code, stderr)
+	re := regexp.MustCompile(`^(?:` + out + `)$`)
+	for text, want := range map[string]bool{`{"n":300}`: true, `{"n":-5}`: true, `{"n":301}`: false, `{"n":-6}`: false, `{"n":7}` + "\n": false} {
+		assert.Equal(t, want, re.MatchString(text), text)
+	}
+
+	code, _, stderr = cli(t, `{"type":"object"}`, "-format", "regex")
+	assert.Equal(t, exitRefused, code)
+	assert.Contains(t, stderr, "[R601]")
+	code, _, stderr = cli(t, `{"type":"object"}`, "-format", "regex", "-regex-depth", "2")
+	assert.Equal(t, exitOK, code, stderr)
+	code, _, stderr = cli(t, `{}`, "-regex-depth", "2")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, stderr, "only with -format regex")
 }
