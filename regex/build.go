@@ -255,7 +255,7 @@ func (b *builder) recursionProblem() *subsetcheck.Problem {
 	path = append(path, start)
 	return problem(CodeRecursive, fmt.Sprintf(
 		"rule %s is recursive (%s), and a regular expression cannot nest without bound; "+
-			"use the GBNF grammar, or set a depth bound (Options.MaxDepth, -regex-depth) to unroll it, which rejects values nested deeper",
+			"use the GBNF grammar, or set a depth bound (Options.MaxDepth, -max-depth) to unroll it, which rejects values nested deeper",
 		start, strings.Join(path, " -> ")))
 }
 

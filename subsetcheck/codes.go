@@ -83,8 +83,8 @@ var CodeTable = []CodeInfo{
 	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (default 10,000).", "Write a smaller number or raise the limit."},
 	{CodeTooManySchemas, "The schema holds more subschemas than Limits.MaxSubschemas (default 100,000).", "Share subschemas through $ref, or raise the limit."},
 	{CodeRegexInvalidGrammar, "Regex output: the grammar is not well formed (no root, an undefined rule). A bug when the grammar came from the compiler.", "Report it, with the schema."},
-	{CodeRegexRecursive, "Regex output: the schema is recursive ($ref cycles, or the any-value rule an absent additionalProperties brings in), and a regular expression cannot nest without bound.", "Use GBNF output; or state \"additionalProperties\": false (or a non-recursive schema) where members are free; or ask for -regex-depth N, which rejects valid values nested deeper than N."},
+	{CodeRegexRecursive, "Regex output: the schema is recursive ($ref cycles, or the any-value rule an absent additionalProperties brings in), and a regular expression cannot nest without bound.", "Use GBNF output; or state \"additionalProperties\": false (or a non-recursive schema) where members are free; or ask for -max-depth N, which rejects valid values nested deeper than N."},
 	{CodeRegexTooLarge, "Regex output: the regex would pass regex.Options.MaxBytes (default 1 MB) or Go's regexp size limits.", "Use GBNF output, compact whitespace, smaller bounds, or raise the limit."},
 	{CodeRegexTooDeep, "Regex output: the regex would nest deeper than regex.Options.MaxNesting (default 250, Rust regex's default limit).", "Use GBNF output, or flatten the schema."},
-	{CodeRegexNoText, "Regex output: the grammar, or its unrolling to -regex-depth, matches no text.", "Raise -regex-depth, or use GBNF output."},
+	{CodeRegexNoText, "Regex output: the grammar, or its unrolling to -max-depth, matches no text.", "Raise -max-depth, or use GBNF output."},
 }

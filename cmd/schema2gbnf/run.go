@@ -82,7 +82,7 @@ func newCompileFlagSet(checkOnly bool, f *compileFlags, stderr io.Writer) *flag.
 		fs.StringVar(&f.output, "o", "", "write the grammar to `FILE` (atomically: nothing is written on failure)")
 		fs.StringVar(&f.whitespace, "whitespace", "bounded", "`MODE`: bounded (a space, or a newline and up to 20 spaces or tabs, between tokens) or compact (none)")
 		fs.StringVar(&f.format, "format", "gbnf", "`OUTPUT`: gbnf (grammar text), llama-server (the JSON request fragment {\"grammar\": ...}) or regex (one regular expression for a full match, no newline after it)")
-		fs.IntVar(&f.maxDepth, "regex-depth", 0, "with -format regex: unroll recursion `N` levels deep; valid values nested deeper are rejected (0: refuse recursive schemas)")
+		fs.IntVar(&f.maxDepth, "max-depth", 0, "with -format regex: unroll recursion `N` levels deep; valid values nested deeper are rejected (0: refuse recursive schemas)")
 		fs.BoolVar(&f.example, "example", false, "compile the embedded example schema instead of reading one")
 	}
 	fs.StringVar(&f.profile, "profile", "exact", "`NAME` of the keyword subset: exact or portable")
@@ -109,7 +109,7 @@ func runCompile(args []string, checkOnly bool, stdin io.Reader, stdout, stderr i
 		err = fmt.Errorf("unknown -format %q: want gbnf, llama-server or regex", f.format)
 	}
 	if err == nil && f.maxDepth != 0 && (f.format != "regex" || f.maxDepth < 0) {
-		err = errors.New("-regex-depth takes a positive depth, and only with -format regex")
+		err = errors.New("-max-depth takes a positive depth, and only with -format regex")
 	}
 	if err == nil && f.errorFormat != "text" && f.errorFormat != "json" {
 		err = fmt.Errorf("unknown -error-format %q: want text or json", f.errorFormat)

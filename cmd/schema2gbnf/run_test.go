@@ -162,9 +162,9 @@ func TestRegexFormat(t *testing.T) {
 	code, _, stderr = cli(t, `{"type":"object"}`, "-format", "regex")
 	assert.Equal(t, exitRefused, code)
 	assert.Contains(t, stderr, "[R601]")
-	code, _, stderr = cli(t, `{"type":"object"}`, "-format", "regex", "-regex-depth", "2")
+	code, _, stderr = cli(t, `{"type":"object"}`, "-format", "regex", "-max-depth", "2")
 	assert.Equal(t, exitOK, code, stderr)
-	code, _, stderr = cli(t, `{}`, "-regex-depth", "2")
+	code, _, stderr = cli(t, `{}`, "-max-depth", "2")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "only with -format regex")
 }
