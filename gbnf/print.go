@@ -271,10 +271,19 @@ func writeRune(b *strings.Builder, r rune) {
 	case printable:
 		b.WriteRune(r)
 	case r <= 0xFF:
-		fmt.Fprintf(b, `\x%02X`, r)
+		writeHex(b, `\x`, r, 2)
 	case r <= 0xFFFF:
-		fmt.Fprintf(b, `\u%04X`, r)
+		writeHex(b, `\u`, r, 4)
 	default:
-		fmt.Fprintf(b, `\U%08X`, r)
+		writeHex(b, `\U`, r, 8)
+	}
+}
+
+// writeHex writes prefix and r as digits upper-case hex digits: escapes are
+// most of a grammar's classes, and fmt was a tenth of compile time.
+func writeHex(b *strings.Builder, prefix string, r rune, digits int) {
+	b.WriteString(prefix)
+	for shift := 4 * (digits - 1); shift >= 0; shift -= 4 {
+		b.WriteByte("0123456789ABCDEF"[(uint32(r)>>shift)&15])
 	}
 }
