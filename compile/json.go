@@ -319,11 +319,37 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 	r := &gbnf.Rule{Name: name}
 	cp.g.Rules = append(cp.g.Rules, r)
 	if root.pathBytes(0) <= maxFlatNameBytes {
-		r.Expr = seq(lit(`"`), alt(cp.flatNames(root, "", tail, nil)...))
+		var escPaths []string
+		alts := cp.flatNames(root, "", tail, nil, &escPaths)
+		r.Expr = seq(lit(`"`), alt(append(alts, cp.escapeAfter(escPaths, tail))...))
 	} else {
 		r.Expr = seq(lit(`"`), walk(root))
 	}
 	return ref(name)
+}
+
+// escapeAfter is (one of paths) then any canonical escape, then the rest.
+func (cp *compiler) escapeAfter(paths []string, tail gbnf.Expr) gbnf.Expr {
+	if len(paths) == 0 {
+		return nil
+	}
+	empty := false
+	var lits []gbnf.Expr
+	for _, p := range paths {
+		if p == "" {
+			empty = true
+		} else {
+			lits = append(lits, lit(p))
+		}
+	}
+	esc := cp.shared("canonical-escape", func(string) gbnf.Expr { return escapesExcept(nil) })
+	switch {
+	case len(lits) == 0:
+		return seq(esc, tail)
+	case empty:
+		return seq(opt(alt(lits...)), esc, tail)
+	}
+	return seq(alt(lits...), esc, tail)
 }
 
 // maxFlatNameBytes bounds the bytes of the name prefixes the flat form of
@@ -349,7 +375,11 @@ func (t *nameTrie) pathBytes(depth int) int {
 // a node), each spelled out from the start: llama.cpp makes a rule of every
 // parenthesized group and re-parses the grammar for each text it checks,
 // and a name of n characters nests n groups.
-func (cp *compiler) flatNames(t *nameTrie, path string, tail gbnf.Expr, alts []gbnf.Expr) []gbnf.Expr {
+//
+// Where every escape leaves the trie (no name there has an escaped
+// character next), the node's path goes to escPaths instead, and one
+// alternative (path | path | …) escape rest covers them all.
+func (cp *compiler) flatNames(t *nameTrie, path string, tail gbnf.Expr, alts []gbnf.Expr, escPaths *[]string) []gbnf.Expr {
 	after := func(items ...gbnf.Expr) gbnf.Expr {
 		if path == "" {
 			return seq(items...)
@@ -366,13 +396,14 @@ func (cp *compiler) flatNames(t *nameTrie, path string, tail gbnf.Expr, alts []g
 	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
 	for _, r := range keys {
 		e, _ := canonicalEscape(r)
-		alts = cp.flatNames(t.children[r], path+e, tail, alts)
+		alts = cp.flatNames(t.children[r], path+e, tail, alts, escPaths)
 	}
 	switch {
 	case len(keys) == 0:
 		alts = append(alts, after(cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) }), tail))
 	case len(rawOnly(keys)) == len(keys): // no escaped child: the escapes are all other characters
-		alts = append(alts, after(rawChars(keys), tail), after(cp.shared("canonical-escape", func(string) gbnf.Expr { return escapesExcept(nil) }), tail))
+		alts = append(alts, after(rawChars(keys), tail))
+		*escPaths = append(*escPaths, path)
 	default:
 		alts = append(alts, after(cp.canonicalChar(keys), tail))
 	}
