@@ -71,6 +71,7 @@ func TestRefused(t *testing.T) {
 		{"10,001-digit number", `{"maximum":1` + strings.Repeat("0", 10001) + `}`, none, "L503"},
 		{"exponent 1e100000", `{"maximum":1e100000}`, none, "L503"},
 		{"too many subschemas", `{"anyOf":[` + strings.TrimSuffix(strings.Repeat(`{},`, 100001), ",") + `]}`, none, "L504"},
+		{"16 MiB array of numbers", `{"enum":[[` + strings.TrimSuffix(strings.Repeat("1,", 8<<20-8), ",") + `]]}`, none, "L505"},
 
 		// References.
 		{"ref to nowhere", `{"$ref":"#/$defs/x"}`, none, "S205"},

@@ -39,6 +39,7 @@ const (
 	CodeTooDeep        Code = "L502" // Limits.MaxDepth, or Limits.MaxNestedBytes
 	CodeNumberTooLarge Code = "L503" // a number's exponent or digits pass Limits.MaxNumberDigits
 	CodeTooManySchemas Code = "L504" // more subschemas than Limits.MaxSubschemas
+	CodeTooManyValues  Code = "L505" // more JSON values than Limits.MaxValues
 
 	// Regex output (package regex).
 	CodeRegexInvalidGrammar Code = "R600" // no root, an undefined rule, a nil or unknown expression
@@ -82,6 +83,7 @@ var CodeTable = []CodeInfo{
 	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (default 512), or the text's bytes times their nesting depth pass Limits.MaxNestedBytes (default 256 MiB), which bounds the reader's work.", "Flatten the document, for example with $ref to $defs."},
 	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (default 10,000).", "Write a smaller number or raise the limit."},
 	{CodeTooManySchemas, "The schema holds more subschemas than Limits.MaxSubschemas (default 100,000).", "Share subschemas through $ref, or raise the limit."},
+	{CodeTooManyValues, "The text holds more JSON values than Limits.MaxValues (default 2,000,000); each costs memory once read.", "Split the text, or raise the limit."},
 	{CodeRegexInvalidGrammar, "Regex output: the grammar is not well formed (no root, an undefined rule). A bug when the grammar came from the compiler.", "Report it, with the schema."},
 	{CodeRegexRecursive, "Regex output: the schema is recursive ($ref cycles, or the any-value rule an absent additionalProperties brings in), and a regular expression cannot nest without bound.", "Use GBNF output; or state \"additionalProperties\": false (or a non-recursive schema) where members are free; or ask for -max-depth N, which rejects valid values nested deeper than N."},
 	{CodeRegexTooLarge, "Regex output: the regex would pass regex.Options.MaxBytes (default 1 MB) or Go's regexp size limits.", "Use GBNF output, compact whitespace, smaller bounds, or raise the limit."},

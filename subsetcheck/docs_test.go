@@ -51,7 +51,7 @@ func TestCodeTableComplete(t *testing.T) {
 	for _, c := range []Code{CodeInvalidJSON, CodeDuplicateKey, CodeInvalidUTF8, CodeLoneSurrogate, CodeByteOrderMark, CodeTrailingData,
 		CodeRefusedKeyword, CodeUnknownKeyword, CodeBadKeywordValue, CodeNotASchema, CodeUnresolvedRef, CodeRemoteRef, CodeRefCycle,
 		CodeUnknownDraft, CodePortableRule, CodeIgnoredKeyword, CodeFormatNotEnforced, CodeRefSiblingsIgnored, CodeNoValidValue,
-		CodeNotExactlyCompilable, CodeGrammarTooLarge, CodeInputTooLarge, CodeTooDeep, CodeNumberTooLarge, CodeTooManySchemas,
+		CodeNotExactlyCompilable, CodeGrammarTooLarge, CodeInputTooLarge, CodeTooDeep, CodeNumberTooLarge, CodeTooManySchemas, CodeTooManyValues,
 		CodeRegexInvalidGrammar, CodeRegexRecursive, CodeRegexTooLarge, CodeRegexTooDeep, CodeRegexNoText} {
 		if !seen[c] {
 			t.Errorf("code %s missing from CodeTable", c)

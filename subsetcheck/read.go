@@ -20,6 +20,7 @@ var DefaultLimits = Limits{
 	MaxNumberDigits: 10000,
 	MaxSubschemas:   100000,
 	MaxNestedBytes:  256 << 20,
+	MaxValues:       2_000_000,
 }
 
 // withDefaults fills the zero fields of l from DefaultLimits.
@@ -38,6 +39,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxNestedBytes <= 0 {
 		l.MaxNestedBytes = DefaultLimits.MaxNestedBytes
+	}
+	if l.MaxValues <= 0 {
+		l.MaxValues = DefaultLimits.MaxValues
 	}
 	return l
 }
@@ -128,6 +132,7 @@ type scanner struct {
 	problems   ErrorList
 	rootOffset int
 	nested     int // sum of the sizes of all containers: bytes times their depth
+	values     int // values seen so far, against Limits.MaxValues
 }
 
 // close pops a container and counts its bytes towards Limits.MaxNestedBytes:
@@ -275,6 +280,12 @@ func (s *scanner) memberName(f *frame) {
 // item (whose own reading is left to the loop in scan).
 func (s *scanner) value() {
 	for {
+		// Each Value costs about a hundred bytes once built: count them
+		// here, before anything is allocated.
+		if s.values++; s.values > s.lim.MaxValues {
+			s.add(CodeTooManyValues, s.pos, "the text holds more than %d values (Limits.MaxValues); split it or raise the limit", s.lim.MaxValues)
+			panic(errSyntax{})
+		}
 		s.skipSpace()
 		if s.pos >= len(s.data) {
 			s.fail(s.pos, "unexpected end of the input; expected a value")

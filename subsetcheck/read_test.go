@@ -219,3 +219,14 @@ func TestEqual(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxValues(t *testing.T) {
+	for text, want := range map[string]bool{`[1,2]`: true, `[1,[2]]`: false, `[[[]]]`: true, `[[[[]]]]`: false, `{"a":{"b":1}}`: true, `{"a":{"b":[1]}}`: false, `{"a":[]}`: true} {
+		_, err := Read("t", []byte(text), Limits{MaxValues: 3})
+		if ok := err == nil; ok != want {
+			t.Errorf("%s: ok=%v, want %v (%v)", text, ok, want, err)
+		} else if !ok && !strings.Contains(err.Error(), "[L505]") {
+			t.Errorf("%s: %v, want L505", text, err)
+		}
+	}
+}

@@ -42,6 +42,7 @@ type Limits struct {
 	MaxNumberDigits int // digits of a number, and magnitude of its exponent (L503)
 	MaxSubschemas   int // subschemas one schema may hold (L504)
 	MaxNestedBytes  int // bytes times their nesting depth, the reader's work (L502)
+	MaxValues       int // JSON values in one text, the reader's memory (L505)
 }
 
 // Type is a set of JSON Schema types, as a bit set.
