@@ -17,6 +17,7 @@ type limitFlags struct {
 	maxNumberDigits int
 	maxSubschemas   int
 	maxNestedBytes  int
+	maxValues       int
 	maxRules        int
 	maxAlts         int
 	maxMeets        int
@@ -30,6 +31,7 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxNumberDigits, "max-number-digits", d.MaxNumberDigits, "refuse a number with more than `N` digits or exponent magnitude (L503)")
 	fs.IntVar(&l.maxSubschemas, "max-subschemas", d.MaxSubschemas, "refuse a schema with more than `N` subschemas (L504)")
 	fs.IntVar(&l.maxNestedBytes, "max-nested-bytes", d.MaxNestedBytes, "refuse a text whose bytes times their nesting depth pass `N` (L502)")
+	fs.IntVar(&l.maxValues, "max-values", d.MaxValues, "refuse a text holding more than `N` JSON values (L505)")
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
 	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and anyOf beside other keywords expand into more than `N` alternatives (C402)")
 	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and anyOf (C402)")
@@ -43,6 +45,7 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 		MaxNumberDigits: l.maxNumberDigits,
 		MaxSubschemas:   l.maxSubschemas,
 		MaxNestedBytes:  l.maxNestedBytes,
+		MaxValues:       l.maxValues,
 	}
 	opts.MaxRules = l.maxRules
 	opts.MaxAlternatives = l.maxAlts

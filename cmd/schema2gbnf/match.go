@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
@@ -17,7 +16,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, "usage: schema2gbnf match GRAMMAR [TEXT|-]\n")
 		return exitUsage
 	}
-	src, err := os.ReadFile(args[0])
+	src, _, err := readInput(args[0], stdin, maxTextBytes)
 	if err != nil {
 		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 		return exitUsage
@@ -36,7 +35,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 2 {
 		path = args[1]
 	}
-	text, name, err := readInput(path, stdin)
+	text, name, err := readInput(path, stdin, maxTextBytes)
 	if err != nil {
 		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 		return exitUsage

@@ -134,7 +134,11 @@ func runCompile(args []string, checkOnly bool, stdin io.Reader, stdout, stderr i
 		if len(pos) == 1 {
 			path = pos[0]
 		}
-		schema, opts.Name, err = readInput(path, stdin)
+		limit := opts.Limits.MaxInputBytes
+		if limit <= 0 {
+			limit = subsetcheck.DefaultLimits.MaxInputBytes
+		}
+		schema, opts.Name, err = readInput(path, stdin, limit)
 		if err != nil {
 			fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 			return exitUsage
@@ -272,15 +276,29 @@ func reportProblems(stderr io.Writer, format string, err error, warnings subsetc
 }
 
 // readInput reads a file, or standard input for "-", and returns its
-// contents and the name to use in messages.
-func readInput(path string, stdin io.Reader) ([]byte, string, error) {
+// contents and the name to use in messages. It reads at most limit+1 bytes,
+// so that an endless input (< /dev/zero) costs limit bytes of memory and the
+// reader's size limit then names the problem.
+func readInput(path string, stdin io.Reader, limit int) ([]byte, string, error) {
+	name := path
+	r := stdin
 	if path == "-" {
-		b, err := io.ReadAll(stdin)
-		return b, "<stdin>", err
+		name = "<stdin>"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, path, err
+		}
+		defer f.Close()
+		r = f
 	}
-	b, err := os.ReadFile(path)
-	return b, path, err
+	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	return b, name, err
 }
+
+// maxTextBytes bounds what match and verdict read of a text or grammar file:
+// beyond their own limits, the rest is never needed.
+const maxTextBytes = 64 << 20
 
 // writeFileAtomic writes data to a temporary file beside path and renames it
 // into place, so a reader of path sees the old file or the whole new one,

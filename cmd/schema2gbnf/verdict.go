@@ -108,7 +108,7 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	schema, name, err := readInput(pos[0], stdin)
+	schema, name, err := readInput(pos[0], stdin, maxTextBytes)
 	if err != nil {
 		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 		return exitUsage
@@ -141,7 +141,7 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if refused != nil {
 		v = *refused
 	} else {
-		text, tname, err := readInput(textPath, stdin)
+		text, tname, err := readInput(textPath, stdin, maxTextBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 			return exitUsage
