@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"flag"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -22,7 +23,10 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
-const corpusDir = "/work/shared/corpus/jsonschemabench"
+// corpusDir holds one folder of *.json schemas per subset: by default the
+// slice vendored in testdata/, or the whole JSONSchemaBench corpus with
+// -corpus=/path/to/jsonschemabench.
+var corpusDir = flag.String("corpus", filepath.Join("..", "..", "testdata", "corpus"), "directory of subset folders of *.json schemas")
 
 // mutationRunes are what near misses are made of: JSON's punctuation,
 // digits, letters, whitespace and a non-ASCII code point.
@@ -35,9 +39,9 @@ func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus run skipped in -short mode")
 	}
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(*corpusDir, "*", "*.json"))
 	if len(files) == 0 {
-		t.Skip("no corpus at " + corpusDir)
+		t.Fatal("no schemas in " + *corpusDir)
 	}
 	sort.Strings(files)
 	r := rand.New(rand.NewPCG(5, 6))
