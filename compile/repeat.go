@@ -89,20 +89,29 @@ func (cp *compiler) repeatUpTo(x gbnf.Expr, n int) gbnf.Expr {
 // (about 2√n rules); bigger counts use blocks of blocks.
 const maxChainedCount = MaxRepeatCount * MaxRepeatCount
 
-// upToChain is x{0,n} as a chain of shared levels of k items each.
+// upToChain is x{0,n} as a chain of shared levels of k items each, built
+// bottom up (levels n mod k + k, + 2k, …, n), each level a rule that other
+// bounds on the same item and k reuse.
 func (cp *compiler) upToChain(x *gbnf.Ref, n, k int) gbnf.Expr {
-	if n < k {
-		return rep(x, 0, n)
-	}
-	key := x.Name + "-upto-" + strconv.Itoa(n) + "-by-" + strconv.Itoa(k)
-	if name, ok := cp.helper[key]; ok {
-		return ref(name)
-	}
 	short := cp.shared(x.Name+"-upto-"+strconv.Itoa(k-1), func(string) gbnf.Expr { return rep(x, 0, k-1) })
 	block := cp.shared(x.Name+"-x"+strconv.Itoa(k), func(string) gbnf.Expr { return rep(x, k, k) })
-	return cp.shared(key, func(string) gbnf.Expr {
-		return alt(short, seq(block, cp.upToChain(x, n-k, k)))
-	})
+	r := n % k
+	next := rep(x, 0, r)
+	if r == k-1 {
+		next = short
+	}
+	prefix := x.Name + "-upto-"
+	suffix := "-by-" + strconv.Itoa(k)
+	for m := r + k; m <= n; m += k {
+		key := prefix + strconv.Itoa(m) + suffix
+		if name, ok := cp.helper[key]; ok {
+			next = ref(name)
+			continue
+		}
+		level := alt(short, seq(block, next))
+		next = cp.shared(key, func(string) gbnf.Expr { return level })
+	}
+	return next
 }
 
 // block is a reference to the shared rule x{repeatBlock}.
