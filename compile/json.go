@@ -111,6 +111,10 @@ func rawChars(except []rune) gbnf.Expr {
 		i++
 	}
 	c.Ranges = slices.Insert(c.Ranges, i, gbnf.Range{Lo: 0xD800, Hi: 0xDFFF})
+	// llama.cpp reads any lead byte F0–FF as a four-byte sequence and keeps
+	// its low bits, so a model emitting raw bytes can produce "code points"
+	// up to U+3FFFFF. None is a character: exclude them too.
+	c.Ranges = append(c.Ranges, gbnf.Range{Lo: 0x110000, Hi: 0x3FFFFF})
 	return c
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -472,13 +473,14 @@ func (p *parser) decodeHex(i, size int) (uint32, int, *Error) {
 	return v, start + size, nil
 }
 
-// beyondUnicode stands for every value above U+10FFFF that \U can write;
-// such values never occur in text, so one value serves them all.
-const beyondUnicode = utf8.MaxRune + 1
-
+// clampRune keeps a \U value as written, so that print(parse(x)) keeps
+// ranges such as \U00110000-\U003FFFFF (values llama.cpp can decode from
+// invalid UTF-8); only values a rune cannot hold are cut to the largest one.
+// Go text never holds a code point above U+10FFFF, so nothing above it ever
+// matches here.
 func clampRune(v uint32) rune {
-	if v > beyondUnicode {
-		return beyondUnicode
+	if v > math.MaxInt32 {
+		return math.MaxInt32
 	}
 	return rune(v)
 }
