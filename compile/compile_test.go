@@ -18,6 +18,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden grammars in testdata/*.txtar")
 
+// corpusDir holds one folder of *.json schemas per subset: the slice vendored
+// in testdata/ by default, the whole JSONSchemaBench corpus with -corpus.
+var corpusDir = flag.String("corpus", filepath.Join("..", "testdata", "corpus"), "directory of subset folders of *.json schemas")
+
 // checkSchema reads and checks a schema text.
 func checkSchema(t testing.TB, schema string) *subsetcheck.Checked {
 	t.Helper()

@@ -66,3 +66,6 @@ func SampleTexts(g *gbnf.Grammar, seed uint64, n int) []string {
 	}
 	return out
 }
+
+// CorpusDir is the -corpus flag, for the external tests.
+var CorpusDir = corpusDir

@@ -15,15 +15,12 @@ import (
 
 // TestEngine loads every testdata grammar into llama.cpp's own engine
 // (node-llama-cpp) and requires its verdict on every test text to match our
-// matcher's. Skipped with -short or when node is missing.
+// matcher's. Skipped with -short; a missing node fails.
 func TestEngine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("interop")
 	}
-	e, err := interop.Start()
-	if err != nil {
-		t.Skipf("llama.cpp not available: %v", err)
-	}
+	e := interop.Shared(t)
 	for _, c := range compile.EngineCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			g, err := compile.Compile(compile.CheckSchema(t, c.Schema), c.Options)
@@ -66,10 +63,7 @@ func TestEngineBigBounds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("interop")
 	}
-	e, err := interop.Start()
-	if err != nil {
-		t.Skipf("llama.cpp not available: %v", err)
-	}
+	e := interop.Shared(t)
 	for _, tc := range []struct {
 		schema string
 		n      int
@@ -116,11 +110,8 @@ func TestEngineCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("interop")
 	}
-	e, err := interop.Start()
-	if err != nil {
-		t.Skipf("llama.cpp not available: %v", err)
-	}
-	files, _ := filepath.Glob("/work/shared/corpus/jsonschemabench/*/*.json")
+	e := interop.Shared(t)
+	files, _ := filepath.Glob(filepath.Join(*compile.CorpusDir, "*", "*.json"))
 	loaded, judged := 0, 0
 	for i, file := range files {
 		if i%40 != 0 {
