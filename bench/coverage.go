@@ -196,6 +196,12 @@ var codeGlosses = map[subsetcheck.Code]string{
 	subsetcheck.CodeTooDeep:              "nesting depth limit",
 	subsetcheck.CodeNumberTooLarge:       "number size limit",
 	subsetcheck.CodeTooManySchemas:       "subschema count limit",
+	subsetcheck.CodeTooManyValues:        "value count limit",
+	subsetcheck.CodeRegexInvalidGrammar:  "regex: grammar not well formed",
+	subsetcheck.CodeRegexRecursive:       "regex: recursive schema",
+	subsetcheck.CodeRegexTooLarge:        "regex: size limit",
+	subsetcheck.CodeRegexTooDeep:         "regex: nesting limit",
+	subsetcheck.CodeRegexNoText:          "regex: matches no text",
 }
 
 // Env describes where and when a run was made, for the report's header.
