@@ -255,7 +255,7 @@ func (v *Verdict) setFailure(f *compile.Failure) {
 
 // at is a verdict of class c at byte offset.
 func (j *Judge) at(c Class, text []byte, offset int) Verdict {
-	line, col := lineCol(text, offset)
+	line, col := gbnf.Position(string(text), offset)
 	return Verdict{Class: c, Offset: offset, Line: line, Col: col}
 }
 
@@ -274,20 +274,4 @@ func spellingHint(text []byte, offset int, wanted string) string {
 		return fmt.Sprintf("the grammar cannot take %q at byte %d, it wants %q (members in the schema's order, numbers without 1.0 or 1e2, the canonical escapes)", c, offset, wanted)
 	}
 	return fmt.Sprintf("the grammar cannot take %q at byte %d (e.g. members in another order, a number spelled 1.0 or 1e2, an escape the canonical form does not use)", c, offset)
-}
-
-// lineCol turns a byte offset into a 1-based line and a 1-based column
-// counted in code points.
-func lineCol(text []byte, offset int) (line, col int) {
-	line, col = 1, 1
-	for i := 0; i < offset && i < len(text); {
-		c, n := utf8.DecodeRune(text[i:])
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		i += n
-	}
-	return line, col
 }

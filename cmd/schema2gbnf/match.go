@@ -45,7 +45,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "accepted")
 		return exitOK
 	}
-	line, col := lineCol(text, r.Offset)
+	line, col := gbnf.Position(string(text), r.Offset)
 	if r.Offset >= len(text) {
 		fmt.Fprintf(stdout, "rejected: %s:%d:%d: the text ends before the grammar is complete\n", name, line, col)
 		return exitRefused
@@ -53,20 +53,4 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c, _ := utf8.DecodeRune(text[r.Offset:])
 	fmt.Fprintf(stdout, "rejected: %s:%d:%d: the grammar cannot take %q here (byte %d)\n", name, line, col, c, r.Offset)
 	return exitRefused
-}
-
-// lineCol turns a byte offset into a 1-based line and a 1-based column
-// counted in code points.
-func lineCol(text []byte, offset int) (line, col int) {
-	line, col = 1, 1
-	for i := 0; i < offset && i < len(text); {
-		c, n := utf8.DecodeRune(text[i:])
-		if c == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		i += n
-	}
-	return line, col
 }
