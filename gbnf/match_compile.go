@@ -425,7 +425,7 @@ func (info *grammarInfo) recursiveRules() map[string]bool {
 		n++
 		stack = append(stack, v)
 		onStack[v] = true
-		eachRef(info.rules[v].Expr, func(w string) {
+		walkRefs(info.rules[v].Expr, func(w string) {
 			if w == v {
 				rec[v] = true
 			}
@@ -460,23 +460,6 @@ func (info *grammarInfo) recursiveRules() map[string]bool {
 		}
 	}
 	return rec
-}
-
-func eachRef(e Expr, f func(string)) {
-	switch e := e.(type) {
-	case *Alt:
-		for _, a := range e.Alts {
-			eachRef(a, f)
-		}
-	case *Seq:
-		for _, a := range e.Items {
-			eachRef(a, f)
-		}
-	case *Ref:
-		f(e.Name)
-	case *Repeat:
-		eachRef(e.Expr, f)
-	}
 }
 
 // progBuilder compiles a checked grammar into a matchProg.
