@@ -10,10 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+
+	"golang.org/x/tools/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden grammars in testdata/*.txtar")
@@ -62,34 +63,21 @@ func mustGrammar(t testing.TB, c *subsetcheck.Checked, opts Options) (*gbnf.Gram
 	return g, m
 }
 
-// oracle validates instances with an independent JSON Schema validator.
-type oracle struct{ s *jsonschema.Schema }
-
-func newOracle(t testing.TB, schema string) *oracle {
+// newOracle is the shared oracle with the validator's own format checks
+// and regexp engine, as these tests have always judged.
+func newOracle(t testing.TB, schema string) *oracle.Oracle {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
+	o, err := oracle.New([]byte(schema), subsetcheck.Draft2020, oracle.LibraryFormats(), oracle.At("schema.json"))
 	if err != nil {
 		t.Fatalf("oracle: %v", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource("schema.json", doc); err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
-	s, err := c.Compile("schema.json")
-	if err != nil {
-		t.Fatalf("oracle: %v", err)
-	}
-	return &oracle{s}
+	return o
 }
 
-// valid says whether text is JSON the oracle accepts.
-func (o *oracle) valid(text string) bool {
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
-	if err != nil {
-		return false
-	}
-	return o.s.Validate(v) == nil
+// oracleAccepts says whether text is JSON the oracle accepts.
+func oracleAccepts(o *oracle.Oracle, text string) bool {
+	ok, err := o.Valid(text)
+	return ok && err == nil
 }
 
 // lines splits a txtar section into texts: one per line; a line starting
@@ -129,7 +117,7 @@ func TestCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ar := parseArchive(data)
+			ar := txtar.Parse(data)
 			sec := map[string][]byte{}
 			for _, f := range ar.Files {
 				sec[f.Name] = f.Data
@@ -154,13 +142,13 @@ func TestCases(t *testing.T) {
 				if !m.Accepts(text) {
 					t.Errorf("grammar rejects %q\n%s", text, g)
 				}
-				if !o.valid(text) {
+				if !oracleAccepts(o, text) {
 					t.Errorf("test expects %q accepted, but the oracle rejects it", text)
 				}
 			}
 			for _, text := range lines(t, sec["reject"]) {
 				if m.Accepts(text) {
-					t.Errorf("grammar accepts %q (oracle valid: %v)\n%s", text, o.valid(text), g)
+					t.Errorf("grammar accepts %q (oracle valid: %v)\n%s", text, oracleAccepts(o, text), g)
 				}
 			}
 			for _, l := range lines(t, sec["values"]) {
@@ -180,7 +168,7 @@ func TestCases(t *testing.T) {
 				if !m.Accepts(got) {
 					t.Errorf("grammar rejects the canonical text %q of %s\n%s", got, value, g)
 				}
-				if !o.valid(got) {
+				if !oracleAccepts(o, got) {
 					t.Errorf("oracle rejects the canonical text %q of %s", got, value)
 				}
 			}
@@ -190,7 +178,7 @@ func TestCases(t *testing.T) {
 				text := g.String()
 				if *update {
 					setSection(ar, "grammar", text)
-					if err := os.WriteFile(file, ar.format(), 0o644); err != nil {
+					if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 						t.Fatal(err)
 					}
 				} else if !bytes.Equal(golden, []byte(text)) {
@@ -201,55 +189,14 @@ func TestCases(t *testing.T) {
 	}
 }
 
-func setSection(ar *archive, name, text string) {
+func setSection(ar *txtar.Archive, name, text string) {
 	for i := range ar.Files {
 		if ar.Files[i].Name == name {
 			ar.Files[i].Data = []byte(text)
 			return
 		}
 	}
-	ar.Files = append(ar.Files, archiveFile{Name: name, Data: []byte(text)})
-}
-
-// archive is the txtar format (a comment, then "-- name --" sections). It
-// is read here rather than with golang.org/x/tools/txtar because go.mod as
-// committed lacks x/tools' own requirements, so importing it fails the build.
-type archive struct {
-	Comment []byte
-	Files   []archiveFile
-}
-
-type archiveFile struct {
-	Name string
-	Data []byte
-}
-
-func parseArchive(data []byte) *archive {
-	ar := &archive{}
-	cur := &ar.Comment
-	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
-		s := strings.TrimRight(string(line), "\n")
-		if strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") && len(s) > 6 {
-			ar.Files = append(ar.Files, archiveFile{Name: strings.TrimSpace(s[3 : len(s)-3])})
-			cur = &ar.Files[len(ar.Files)-1].Data
-			continue
-		}
-		*cur = append(*cur, line...)
-	}
-	return ar
-}
-
-func (ar *archive) format() []byte {
-	var b bytes.Buffer
-	b.Write(ar.Comment)
-	for _, f := range ar.Files {
-		b.WriteString("-- " + f.Name + " --\n")
-		b.Write(f.Data)
-		if len(f.Data) > 0 && f.Data[len(f.Data)-1] != '\n' {
-			b.WriteByte('\n')
-		}
-	}
-	return b.Bytes()
+	ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(text)})
 }
 
 func readValue(t testing.TB, text string) *subsetcheck.Value {

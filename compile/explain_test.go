@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+
+	"golang.org/x/tools/txtar"
 )
 
 // TestExplainAgreesWithAccepts: Explain is nil exactly when the validator
@@ -19,7 +21,7 @@ func TestExplainAgreesWithAccepts(t *testing.T) {
 			t.Fatal(err)
 		}
 		sec := map[string][]byte{}
-		for _, f := range parseArchive(data).Files {
+		for _, f := range txtar.Parse(data).Files {
 			sec[f.Name] = f.Data
 		}
 		if len(sec["error"]) > 0 {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+
+	"golang.org/x/tools/txtar"
 )
 
 // EngineCase is a testdata case for the llama.cpp interop test (an external
@@ -27,7 +29,7 @@ func EngineCases(t *testing.T) []EngineCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ar := parseArchive(data)
+		ar := txtar.Parse(data)
 		sec := map[string][]byte{}
 		for _, f := range ar.Files {
 			sec[f.Name] = f.Data

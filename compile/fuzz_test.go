@@ -7,6 +7,8 @@ import (
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+
+	"golang.org/x/tools/txtar"
 )
 
 // FuzzCompile: any schema text the checker admits compiles to a valid
@@ -17,7 +19,7 @@ func FuzzCompile(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	for _, file := range files {
 		data, _ := os.ReadFile(file)
-		for _, sec := range parseArchive(data).Files {
+		for _, sec := range txtar.Parse(data).Files {
 			if sec.Name == "schema.json" {
 				f.Add(sec.Data)
 			}

@@ -8,10 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+
+	"golang.org/x/tools/txtar"
 )
 
 // sampler draws random texts from a grammar (soundness: the oracle must
@@ -120,7 +121,7 @@ func TestSampledSound(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.txtar")
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
-		for _, sec := range parseArchive(data).Files {
+		for _, sec := range txtar.Parse(data).Files {
 			if sec.Name == "schema.json" {
 				schemas = append(schemas, entry{f, sec.Data})
 			}
@@ -164,7 +165,7 @@ func TestSampledSound(t *testing.T) {
 				continue
 			}
 			drawn++
-			if !o.valid(text) {
+			if !oracleAccepts(o, text) {
 				t.Errorf("%s: the grammar produces %q, which the oracle rejects", e.name, text)
 				break
 			}
@@ -173,20 +174,7 @@ func TestSampledSound(t *testing.T) {
 	t.Logf("%d schemas, %d sampled texts checked by the oracle", tried, drawn)
 }
 
-func oracleFor(schema []byte, d subsetcheck.Draft) (*oracle, bool) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, false
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(map[subsetcheck.Draft]*jsonschema.Draft{subsetcheck.Draft4: jsonschema.Draft4, subsetcheck.Draft6: jsonschema.Draft6,
-		subsetcheck.Draft7: jsonschema.Draft7, subsetcheck.Draft2019: jsonschema.Draft2019, subsetcheck.Draft2020: jsonschema.Draft2020}[d])
-	if err := c.AddResource("schema.json", doc); err != nil {
-		return nil, false
-	}
-	s, err := c.Compile("schema.json")
-	if err != nil {
-		return nil, false
-	}
-	return &oracle{s}, true
+func oracleFor(schema []byte, d subsetcheck.Draft) (*oracle.Oracle, bool) {
+	o, err := oracle.New(schema, d, oracle.LibraryFormats(), oracle.At("schema.json"))
+	return o, err == nil
 }

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
+
+	"golang.org/x/tools/txtar"
 )
 
 var (
@@ -66,20 +69,14 @@ func testSchemas(t testing.TB) []namedSchema {
 	return out
 }
 
-// txtarSection returns the file called name in a txtar archive (go.mod
-// does not carry golang.org/x/tools, and a section is all we need).
+// txtarSection returns the file called name in a txtar archive.
 func txtarSection(archive []byte, name string) ([]byte, bool) {
-	marker := "-- " + name + " --\n"
-	text := string(archive)
-	i := strings.Index(text, marker)
-	if i < 0 || (i > 0 && text[i-1] != '\n') {
-		return nil, false
+	for _, f := range txtar.Parse(archive).Files {
+		if f.Name == name {
+			return f.Data, true
+		}
 	}
-	rest := text[i+len(marker):]
-	if j := strings.Index(rest, "\n-- "); j >= 0 {
-		rest = rest[:j+1]
-	}
-	return []byte(rest), true
+	return nil, false
 }
 
 // jsonFiles reads the *.json files of dir in name order, at most limit of
@@ -186,7 +183,7 @@ func TestDecode(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		o, err := newOracle(s.data, g.Schema.Draft)
+		o, err := oracle.New(s.data, g.Schema.Draft)
 		if err != nil {
 			t.Errorf("%s: the oracle cannot compile a schema we compiled: %v", s.name, err)
 			continue
@@ -204,7 +201,7 @@ func TestDecode(t *testing.T) {
 			ours.add(out)
 			switch out.End {
 			case EndEOS:
-				v, why := o.check(out.Bytes, declared)
+				v, why := check(o, out.Bytes, declared)
 				ours.count(v)
 				if v == invalid {
 					t.Errorf("%s seed %d: finished output is invalid: %s\noutput: %q\nschema: %s", s.name, seed, why, out.Bytes, s.data)
@@ -242,7 +239,7 @@ func TestDecode(t *testing.T) {
 			}
 			switch pout.End {
 			case EndEOS:
-				v, why := o.check(pout.Bytes, declared)
+				v, why := check(o, pout.Bytes, declared)
 				peer.count(v)
 				if v == invalid && *flagShow {
 					t.Logf("peer %s seed %d: %s\noutput: %q", s.name, seed, why, pout.Bytes)

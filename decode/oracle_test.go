@@ -1,69 +1,13 @@
 package decode
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"regexp"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
-
-// oracle is the independent validator with the draft set explicitly and
-// format assertion off (the checker treats format as an annotation).
-type oracle struct{ sch *jsonschema.Schema }
-
-var oracleDrafts = map[subsetcheck.Draft]*jsonschema.Draft{
-	subsetcheck.Draft4:    jsonschema.Draft4,
-	subsetcheck.Draft6:    jsonschema.Draft6,
-	subsetcheck.Draft7:    jsonschema.Draft7,
-	subsetcheck.Draft2019: jsonschema.Draft2019,
-	subsetcheck.Draft2020: jsonschema.Draft2020,
-}
-
-// noopFormats: before 2019-09 the oracle asserts formats unless a no-op is
-// registered under each name.
-var noopFormats = []string{"json-pointer", "relative-json-pointer", "uuid", "duration", "period", "ipv4", "ipv6",
-	"hostname", "email", "date", "time", "date-time", "uri", "iri", "uri-reference", "iri-reference", "uri-template",
-	"semver", "idn-email", "idn-hostname", "unknown"}
-
-// anyRegexp stands in for a pattern Go's engine cannot compile, so format
-// "regex" (asserted regardless) never decides a verdict.
-type anyRegexp string
-
-func (r anyRegexp) MatchString(string) bool { return true }
-func (r anyRegexp) String() string          { return string(r) }
-
-func newOracle(schemaJSON []byte, draft subsetcheck.Draft) (*oracle, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	if d := oracleDrafts[draft]; d != nil {
-		c.DefaultDraft(d)
-	}
-	for _, name := range noopFormats {
-		c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
-	}
-	c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) {
-		if re, err := regexp.Compile(s); err == nil {
-			return re, nil
-		}
-		return anyRegexp(s), nil
-	})
-	const loc = "file:///schema.json"
-	if err := c.AddResource(loc, doc); err != nil {
-		return nil, err
-	}
-	sch, err := c.Compile(loc)
-	if err != nil {
-		return nil, err
-	}
-	return &oracle{sch: sch}, nil
-}
 
 // verdict is how a finished output fares.
 type verdict int
@@ -85,7 +29,7 @@ const (
 // refuses duplicate keys, bad UTF-8 and lone surrogates, which the oracle's
 // decoder would let through), then the oracle. declared holds every name of
 // every "properties" in the schema: a repeat of one of those is a bug.
-func (o *oracle) check(out []byte, declared map[string]bool) (verdict, string) {
+func check(o *oracle.Oracle, out []byte, declared map[string]bool) (verdict, string) {
 	if _, err := subsetcheck.Read("output", out, subsetcheck.Limits{}); err != nil {
 		var list subsetcheck.ErrorList
 		if !errors.As(err, &list) || len(list) == 0 {
@@ -106,21 +50,17 @@ func (o *oracle) check(out []byte, declared map[string]bool) (verdict, string) {
 			return kind, err.Error()
 		}
 		// A repeated extra name: the value must still be valid otherwise.
-		if v, why := o.oracleCheck(out); v != valid {
+		if v, why := oracleCheck(o, out); v != valid {
 			return v, why
 		}
 		return kind, err.Error()
 	}
-	return o.oracleCheck(out)
+	return oracleCheck(o, out)
 }
 
-func (o *oracle) oracleCheck(out []byte) (verdict, string) {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
-	if err != nil {
-		return invalid, "oracle cannot decode: " + err.Error()
-	}
-	if err := o.sch.Validate(v); err != nil {
-		return invalid, "oracle: " + err.Error()
+func oracleCheck(o *oracle.Oracle, out []byte) (verdict, string) {
+	if err := o.Validate(out); err != nil {
+		return invalid, err.Error()
 	}
 	return valid, ""
 }

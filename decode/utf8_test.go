@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 )
 
 var flagHoleSeeds = flag.Int("decode.holeseeds", 60, "seeds per schema and grammar in TestUTF8Hole")
@@ -85,9 +86,9 @@ type holeTally struct {
 	kinds                                  [badKinds]int
 }
 
-func (h *holeTally) add(out []byte, o *oracle, declared map[string]bool) {
+func (h *holeTally) add(out []byte, o *oracle.Oracle, declared map[string]bool) {
 	h.complete++
-	if v, _ := o.check(out, declared); v == valid {
+	if v, _ := check(o, out, declared); v == valid {
 		h.strictValid++
 	}
 	kinds := classifyBad(out)
@@ -148,7 +149,7 @@ func TestUTF8Hole(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", schema, err)
 		}
-		o, err := newOracle([]byte(schema), g.Schema.Draft)
+		o, err := oracle.New([]byte(schema), g.Schema.Draft)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -69,7 +70,7 @@ func TestGeneratorAgreesWithOracle(t *testing.T) {
 	for _, hs := range handSchemas() {
 		t.Run(hs.name, func(t *testing.T) {
 			c := &subsetcheck.Checked{Root: hs.s, Draft: subsetcheck.Draft2020}
-			o, err := newOracle([]byte(hs.json), c.Draft)
+			o, err := oracle.New([]byte(hs.json), c.Draft)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,14 +85,14 @@ func TestGeneratorAgreesWithOracle(t *testing.T) {
 					if r := StrictJSON(text); r.Err != nil {
 						t.Errorf("generated text is not strict JSON: %q: %v", text, r.Err)
 					}
-					if ok, err := o.verdict(text); !ok || err != nil {
+					if ok, err := o.Valid(text); !ok || err != nil {
 						t.Errorf("generator calls %q valid; oracle says invalid (%v)", text, err)
 					}
 				}
 			}
 			for _, v := range invalid {
 				text := Compact(v)
-				if ok, err := o.verdict(text); ok || err != nil {
+				if ok, err := o.Valid(text); ok || err != nil {
 					t.Errorf("generator calls %q invalid; oracle says valid (%v)", text, err)
 				}
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -144,7 +145,7 @@ type run struct {
 	out            outcome
 	compact        *gbnf.Matcher
 	compactGrammar *gbnf.Grammar
-	oracle         *oracle
+	oracle         *oracle.Oracle
 	tally          *tally
 	fails          int
 	engine         []engineCase
@@ -217,13 +218,13 @@ func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
 	if len(sj.Duplicates) > 0 {
 		// Repeated names: readers differ on which value wins, so the text
 		// is sound only if both readings are valid (DESIGN.md §2).
-		if !r.oracle.valid(sj.First) || !r.oracle.valid(sj.Last) {
+		if !r.oracle.ValidValue(sj.First) || !r.oracle.ValidValue(sj.Last) {
 			r.fail("UNSOUND: accepts repeated names, and a reading of them is invalid ("+which+" grammar)", text, "accepts",
-				fmt.Sprintf("first-wins valid %v, last-wins valid %v, repeated %q", r.oracle.valid(sj.First), r.oracle.valid(sj.Last), sj.Duplicates))
+				fmt.Sprintf("first-wins valid %v, last-wins valid %v, repeated %q", r.oracle.ValidValue(sj.First), r.oracle.ValidValue(sj.Last), sj.Duplicates))
 		}
 		return true
 	}
-	ok, err := r.oracle.verdict(text)
+	ok, err := r.oracle.Valid(text)
 	if !ok {
 		r.fail("UNSOUND: accepts a value the validator rejects ("+which+" grammar)", text, "accepts", verdictName(ok, err))
 	}
@@ -257,7 +258,7 @@ func checkSchema(t testing.TB, tl *tally, name string, schema []byte, draft subs
 			t.Errorf("%s: PANIC while checking: %v\n%s\nschema: %s", name, p, debug.Stack(), clip(string(schema), 400))
 		}
 	}()
-	o, err := newOracle(schema, out.checked.Draft)
+	o, err := oracle.New(schema, out.checked.Draft)
 	if err != nil {
 		t.Logf("%s: the oracle cannot compile the schema (%v); skipped", name, err)
 		return out
@@ -293,7 +294,7 @@ func (r *run) check() {
 			r.tally.add(func(t *tally) { t.skippedLong++ })
 			continue
 		}
-		if ok, err := r.oracle.verdict(text); !ok {
+		if ok, err := r.oracle.Valid(text); !ok {
 			r.modelBug("generated as valid, the validator rejects it", text, verdictName(ok, err))
 			continue
 		}
@@ -330,7 +331,7 @@ func (r *run) check() {
 			r.tally.add(func(t *tally) { t.skippedLong++ })
 			continue
 		}
-		if ok, err := r.oracle.verdict(text); ok || err != nil {
+		if ok, err := r.oracle.Valid(text); ok || err != nil {
 			r.modelBug("generated as invalid, the validator accepts it", text, verdictName(ok, err))
 			continue
 		}

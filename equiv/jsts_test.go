@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -105,7 +106,7 @@ func diffLedgers(t *testing.T, want, got string) {
 }
 
 func runSuiteTests(t *testing.T, tl *tally, name string, c suiteCase, out outcome) {
-	o, err := newOracle(c.Schema, out.checked.Draft)
+	o, err := oracle.New(c.Schema, out.checked.Draft)
 	if err != nil {
 		t.Errorf("%s: the oracle cannot compile the schema: %v", name, err)
 		return
@@ -118,7 +119,7 @@ func runSuiteTests(t *testing.T, tl *tally, name string, c suiteCase, out outcom
 			continue
 		}
 		text := Compact(doc.Root)
-		if ok, err := o.verdict(text); ok != test.Valid || err != nil {
+		if ok, err := o.Valid(text); ok != test.Valid || err != nil {
 			t.Errorf("%s: the oracle says %v (%v), the suite %v", where, ok, err, test.Valid)
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -48,7 +49,7 @@ func TestHarnessCatchesWrongGrammars(t *testing.T) {
 			t.Fatal(err)
 		}
 		out.grammar, out.matcher = g, m
-		o, err := newOracle(schema, out.checked.Draft)
+		o, err := oracle.New(schema, out.checked.Draft)
 		if err != nil {
 			t.Fatal(err)
 		}

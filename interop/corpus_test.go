@@ -1,7 +1,6 @@
 package interop
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 // corpusGrammar is one grammar of testdata/gbnf with its expected verdicts
@@ -46,7 +47,7 @@ func loadCorpus(tb testing.TB) []*corpusGrammar {
 	sort.Strings(files)
 	var all []*corpusGrammar
 	for _, file := range files {
-		ar := parseTxtar(readFile(tb, file))
+		ar := txtar.Parse(readFile(tb, file))
 		base := filepath.Base(file)
 		byName := map[string]*corpusGrammar{}
 		get := func(name string) *corpusGrammar {
@@ -262,30 +263,4 @@ func readFile(tb testing.TB, path string) []byte {
 		tb.Fatal(err)
 	}
 	return b
-}
-
-// txtarFile is one "-- name --" section of a txtar archive.
-type txtarFile struct {
-	Name string
-	Data []byte
-}
-
-// parseTxtar reads the txtar format of golang.org/x/tools/txtar (a comment,
-// then "-- name --" sections). It is read here rather than imported because
-// go.mod as committed lacks x/tools' own requirements (go.sum entries), so
-// importing the package fails the build until someone runs go mod tidy.
-func parseTxtar(data []byte) (ar struct{ Files []txtarFile }) {
-	var cur *[]byte
-	var comment []byte
-	cur = &comment
-	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
-		s := strings.TrimSuffix(string(line), "\n")
-		if strings.HasPrefix(s, "-- ") && strings.HasSuffix(s, " --") && len(s) >= 7 {
-			ar.Files = append(ar.Files, txtarFile{Name: strings.TrimSpace(s[3 : len(s)-3])})
-			cur = &ar.Files[len(ar.Files)-1].Data
-			continue
-		}
-		*cur = append(*cur, line...)
-	}
-	return ar
 }

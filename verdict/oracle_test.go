@@ -1,78 +1,25 @@
 package verdict
 
 import (
-	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/equiv"
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+
+	"golang.org/x/tools/txtar"
 )
 
 var corpusDir = flag.String("corpus", "", "also check verdicts on up to -corpus-n schemas of each directory under `DIR` (e.g. /work/shared/corpus/jsonschemabench)")
 var corpusN = flag.Int("corpus-n", 40, "schemas per corpus directory")
-
-// oracle is the independent validator, with format as an annotation, as the
-// checker treats it.
-type oracle struct{ sch *jsonschema.Schema }
-
-var oracleDrafts = map[subsetcheck.Draft]*jsonschema.Draft{
-	subsetcheck.Draft4: jsonschema.Draft4, subsetcheck.Draft6: jsonschema.Draft6, subsetcheck.Draft7: jsonschema.Draft7,
-	subsetcheck.Draft2019: jsonschema.Draft2019, subsetcheck.Draft2020: jsonschema.Draft2020,
-}
-
-func newOracle(schema []byte, draft subsetcheck.Draft) (*oracle, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(oracleDrafts[draft])
-	for _, name := range []string{"json-pointer", "relative-json-pointer", "uuid", "duration", "period", "ipv4", "ipv6",
-		"hostname", "email", "date", "time", "date-time", "uri", "iri", "uri-reference", "iri-reference", "uri-template",
-		"semver", "idn-email", "idn-hostname", "regex", "unknown"} {
-		c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
-	}
-	// format "regex" is asserted before 2019-09 whatever is registered:
-	// a pattern the Go engine cannot compile must not reject a string
-	c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) {
-		if re, err := regexp.Compile(s); err == nil {
-			return re, nil
-		}
-		return anyRegexp(s), nil
-	})
-	if err := c.AddResource("file:///schema.json", doc); err != nil {
-		return nil, err
-	}
-	sch, err := c.Compile("file:///schema.json")
-	if err != nil {
-		return nil, err
-	}
-	return &oracle{sch}, nil
-}
-
-type anyRegexp string
-
-func (r anyRegexp) MatchString(string) bool { return true }
-func (r anyRegexp) String() string          { return string(r) }
-
-// valid: decodable is false when the oracle cannot decode the text.
-func (o *oracle) valid(text string) (valid, decodable bool) {
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
-	if err != nil {
-		return false, false
-	}
-	return o.sch.Validate(v) == nil, true
-}
 
 // agreement checks one schema's verdicts against the oracle and counts them.
 type agreement struct {
@@ -88,7 +35,7 @@ func (a *agreement) schema(name string, schema []byte, opts schema2gbnf.Options,
 	if err != nil {
 		return false
 	}
-	o, err := newOracle(schema, g.Schema.Draft)
+	o, err := oracle.New(schema, g.Schema.Draft)
 	if err != nil {
 		a.t.Logf("%s: oracle refuses the schema: %v", name, err)
 		return false
@@ -113,10 +60,11 @@ func (a *agreement) schema(name string, schema []byte, opts schema2gbnf.Options,
 	return true
 }
 
-func (a *agreement) text(name string, o *oracle, j *Judge, text string) {
+func (a *agreement) text(name string, o *oracle.Oracle, j *Judge, text string) {
 	a.t.Helper()
 	v := j.Judge([]byte(text))
-	valid, decodable := o.valid(text)
+	ok, err := o.Valid(text)
+	valid, decodable := ok, err == nil
 	key := string(v.Class)
 	if v.Reason != "" {
 		key += "/" + v.Reason
@@ -203,19 +151,12 @@ func (a *agreement) report() {
 	a.t.Logf("%d texts:%s; Next checked at %d boundaries", total, b.String(), a.nexts)
 }
 
-// sections splits a txtar archive ("-- name --" lines) into its files.
+// sections maps each file name of a txtar archive to its text (files of
+// the same name joined).
 func sections(data string) map[string]string {
 	out := map[string]string{}
-	name := ""
-	for _, line := range strings.SplitAfter(data, "\n") {
-		trimmed := strings.TrimRight(line, "\n")
-		if strings.HasPrefix(trimmed, "-- ") && strings.HasSuffix(trimmed, " --") && len(trimmed) >= 6 {
-			name = trimmed[3 : len(trimmed)-3]
-			continue
-		}
-		if name != "" {
-			out[name] += line
-		}
+	for _, f := range txtar.Parse([]byte(data)).Files {
+		out[f.Name] += string(f.Data)
 	}
 	return out
 }

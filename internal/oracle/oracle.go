@@ -1,0 +1,124 @@
+// Package oracle sets up the independent validator
+// (santhosh-tekuri/jsonschema/v6) that tests judge texts by. It exists so
+// there is one oracle set-up and every harness judges by the same rules:
+// the draft set explicitly and format as an annotation, as the checker
+// treats it. Only tests and the test-support package equiv import it.
+package oracle
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// Oracle is one compiled schema.
+type Oracle struct {
+	sch *jsonschema.Schema
+}
+
+var drafts = map[subsetcheck.Draft]*jsonschema.Draft{
+	subsetcheck.Draft4:    jsonschema.Draft4,
+	subsetcheck.Draft6:    jsonschema.Draft6,
+	subsetcheck.Draft7:    jsonschema.Draft7,
+	subsetcheck.Draft2019: jsonschema.Draft2019,
+	subsetcheck.Draft2020: jsonschema.Draft2020,
+}
+
+// formatNames are the formats the validator knows; before 2019-09 it
+// asserts them unless a no-op is registered under each name.
+var formatNames = []string{"json-pointer", "relative-json-pointer", "uuid", "duration", "period", "ipv4", "ipv6",
+	"hostname", "email", "date", "time", "date-time", "uri", "iri", "uri-reference", "iri-reference", "uri-template",
+	"semver", "idn-email", "idn-hostname", "unknown"}
+
+// anyRegexp stands in for a pattern the Go engine cannot compile, so that
+// format "regex" (asserted before 2019-09 whatever is registered) never
+// rejects a string. pattern itself is refused by the checker.
+type anyRegexp string
+
+func (r anyRegexp) MatchString(string) bool { return true }
+func (r anyRegexp) String() string          { return string(r) }
+
+// Option changes the set-up for a harness that needs different rules.
+type Option func(*config)
+
+type config struct {
+	libraryFormats bool
+	loc            string
+}
+
+// LibraryFormats keeps the validator's own format checks and regexp engine:
+// formats are asserted where the draft says so, and a pattern the Go engine
+// cannot compile makes New fail.
+func LibraryFormats() Option { return func(c *config) { c.libraryFormats = true } }
+
+// At sets the location the schema is loaded at (default
+// "file:///schema.json"); a relative one is taken from the working
+// directory, which is where relative references are then looked for.
+func At(loc string) Option { return func(c *config) { c.loc = loc } }
+
+// New compiles schemaJSON under draft (the validator's default when draft
+// is not a known one).
+func New(schemaJSON []byte, draft subsetcheck.Draft, opts ...Option) (*Oracle, error) {
+	cfg := config{loc: "file:///schema.json"}
+	for _, opt := range opts {
+		opt(&cfg)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	if d := drafts[draft]; d != nil {
+		c.DefaultDraft(d)
+	}
+	if !cfg.libraryFormats {
+		for _, name := range formatNames {
+			c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
+		}
+		c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) {
+			re, err := regexp.Compile(s)
+			if err != nil {
+				return anyRegexp(s), nil
+			}
+			return re, nil
+		})
+	}
+	if err := c.AddResource(cfg.loc, doc); err != nil {
+		return nil, err
+	}
+	sch, err := c.Compile(cfg.loc)
+	if err != nil {
+		return nil, err
+	}
+	return &Oracle{sch: sch}, nil
+}
+
+// Valid says whether the oracle accepts the value of a text; a text that
+// is not JSON is an error.
+func (o *Oracle) Valid(text string) (bool, error) {
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
+	if err != nil {
+		return false, fmt.Errorf("oracle cannot decode: %w", err)
+	}
+	return o.sch.Validate(v) == nil, nil
+}
+
+// ValidValue says whether the oracle accepts an already decoded value.
+func (o *Oracle) ValidValue(v any) bool { return o.sch.Validate(v) == nil }
+
+// Validate returns the validator's own error for a text that is JSON, so a
+// failure can say why; a text that is not JSON is an error too.
+func (o *Oracle) Validate(text []byte) error {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+	if err != nil {
+		return fmt.Errorf("oracle cannot decode: %w", err)
+	}
+	if err := o.sch.Validate(v); err != nil {
+		return fmt.Errorf("oracle: %w", err)
+	}
+	return nil
+}
