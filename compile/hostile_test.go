@@ -53,7 +53,7 @@ func TestHostile(t *testing.T) {
 // schema reaches the compiler).
 func TestNotExactlyCompilable(t *testing.T) {
 	s := &subsetcheck.Schema{Pointer: "", Types: subsetcheck.TNumber | subsetcheck.TInteger, MaxItems: -1, MaxLength: -1,
-		Lower: &subsetcheck.Bound{Value: big.NewRat(1, 2)}}
+		Lower: &subsetcheck.Bound{Value: big.NewRat(1, 3)}} // no finite decimal
 	_, err := Compile(&subsetcheck.Checked{Root: s}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "C402") {
 		t.Fatalf("got %v, want C402", err)

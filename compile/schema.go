@@ -84,12 +84,12 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	}
 	switch {
 	case t&subsetcheck.TNumber != 0:
-		if p.Lower != nil || p.Upper != nil {
+		if !finiteDecimal(p.Lower) || !finiteDecimal(p.Upper) {
 			cp.problem(p, subsetcheck.CodeNotExactlyCompilable,
-				`bounds on non-integer numbers cannot be enforced exactly; use "type": "integer" or drop the bounds`)
+				`a bound on non-integer numbers is not a finite decimal, so no decimal digit range can state it`)
 			return nil
 		}
-		alts = append(alts, cp.number())
+		alts = append(alts, cp.numberRange(p.Lower, p.Upper))
 	case t&subsetcheck.TInteger != 0:
 		alts = append(alts, cp.integerRange(integerBounds(p.Lower, p.Upper)))
 	}

@@ -223,7 +223,6 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 		c.buildRefOnly(s, v, ctx)
 		return
 	}
-	var bounds []*Member // minimum, maximum, exclusive*: refused if the type allows non-integers
 	var minimum, maximum *big.Rat
 	var exclMin, exclMax *Value
 	var itemsArray bool
@@ -405,7 +404,6 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 				bad("must be a number")
 				continue
 			}
-			bounds = append(bounds, m)
 			if m.Name == "minimum" {
 				minimum = r
 			} else {
@@ -429,7 +427,6 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 				bad("must be a number")
 				continue
 			}
-			bounds = append(bounds, m)
 			if m.Name == "exclusiveMinimum" {
 				exclMin = val
 			} else {
@@ -453,14 +450,8 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			c.warnAt(CodeIgnoredKeyword, kp, additionalItems.NameOffset, "additionalItems has an effect only after an items array, and validators ignore it here; remove it")
 		}
 	}
-	if len(bounds) > 0 && s.Types&TNumber != 0 {
-		for _, m := range bounds {
-			c.errorAt(CodeRefusedKeyword, join(ptr, m.Name), m.NameOffset, `%s bounds non-integer numbers here, and exact decimal ranges are not supported yet; write "type": "integer" if only whole numbers are meant, or drop the bound`, m.Name)
-		}
-	} else {
-		s.Lower = tighter(minimum, exclMin, true)
-		s.Upper = tighter(maximum, exclMax, false)
-	}
+	s.Lower = tighter(minimum, exclMin, true)
+	s.Upper = tighter(maximum, exclMax, false)
 	if c.profile == Portable {
 		c.portableRules(s, v, ctx)
 	}

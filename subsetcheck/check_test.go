@@ -67,7 +67,7 @@ var checkCases = []struct {
 	{"", `{"$anchor":"a"}`, "", ""},
 	{"", `{"type":"string","minimum":5}`, "", ""},
 	{"", `{"additionalProperties":{"type":"string"}}`, "", ""},
-	{"", `{"$defs":{"a":{"type":"integer"}},"$ref":"#/$defs/a","maximum":3}`, "S201", ""},
+	{"", `{"$defs":{"a":{"type":"integer"}},"$ref":"#/$defs/a","maximum":3}`, "", ""},
 	{"", `{"definitions":{"a":{"type":"null"}},"$ref":"#/definitions/a"}`, "", ""},
 	{"", `{` + d7 + `"definitions":{"a":{"type":"null"}},"$ref":"#/definitions/a"}`, "", ""},
 	{"", `{` + d4 + `"type":"integer","minimum":0,"exclusiveMinimum":true}`, "", ""},
@@ -99,10 +99,10 @@ var checkCases = []struct {
 	{"", `{` + d7 + `"dependencies":{}}`, "S201", ""},
 	{"", `{"$dynamicRef":"#a"}`, "S201", ""},
 	{"", `{` + d19 + `"$recursiveRef":"#"}`, "S201", ""},
-	{"", `{"minimum":0}`, "S201", ""},
-	{"", `{"type":"number","maximum":1.5}`, "S201", ""},
-	{"", `{"type":["integer","number"],"exclusiveMinimum":0}`, "S201", ""},
-	{"", `{` + d4 + `"type":"number","minimum":0,"exclusiveMinimum":true}`, "S201 S201", ""},
+	{"", `{"minimum":0}`, "", ""},
+	{"", `{"type":"number","maximum":1.5}`, "", ""},
+	{"", `{"type":["integer","number"],"exclusiveMinimum":0}`, "", ""},
+	{"", `{` + d4 + `"type":"number","minimum":0,"exclusiveMinimum":true}`, "", ""},
 
 	// Bad keyword values.
 	{"", `{"type":"str"}`, "S203", ""},
@@ -210,7 +210,7 @@ var checkCases = []struct {
 	{port, `{"type":"string","default":"a","examples":["a"],"$comment":"c"}`, "S201 S201 S201", ""},
 	{port, `{` + d7 + `"type":"array","items":[{"type":"string"}]}`, "S201", ""},
 	{port, `{"type":"array","prefixItems":[{"type":"string"}]}`, "S201", ""},
-	{port, `{"type":"number","minimum":0}`, "S201", ""},
+	{port, `{"type":"number","minimum":0}`, "", ""},
 	{port, `{"type":"string","x-foo":1}`, "", "W301"},
 }
 

@@ -64,7 +64,7 @@ var CodeTable = []CodeInfo{
 	{CodeLoneSurrogate, "A \\uD800-\\uDFFF escape without its other half. Readers replace it with U+FFFD or refuse it.", "Write the whole surrogate pair, or the character itself."},
 	{CodeByteOrderMark, "The text starts with a UTF-8 byte order mark, which RFC 8259 forbids.", "Save the file without the mark."},
 	{CodeTrailingData, "Something follows the JSON value.", "Remove it: a JSON text holds exactly one value."},
-	{CodeRefusedKeyword, "A keyword outside the profile: one the grammar cannot enforce exactly (oneOf, pattern, ...), a bound on non-integer numbers, or (portable) one some engine does not accept.", "The message says what to write instead; see docs/keywords.md."},
+	{CodeRefusedKeyword, "A keyword outside the profile: one the grammar cannot enforce exactly (oneOf, pattern, ...), or (portable) one some engine does not accept.", "The message says what to write instead; see docs/keywords.md."},
 	{CodeUnknownKeyword, "Reserved for keywords of a vocabulary the checker does not know. Not produced today: names of no vocabulary get W301.", "-"},
 	{CodeBadKeywordValue, "A keyword's value has the wrong type or range, as the draft's meta-schema says (a type name that does not exist, a negative count, a duplicate in required, an empty anyOf, ...).", "Write the value the message asks for."},
 	{CodeNotASchema, "A subschema is neither an object nor a boolean (draft-04: not an object), or a $ref points at something that is not a schema (an enum value, a properties map).", "Point at, or write, a schema."},

@@ -158,10 +158,10 @@ var Keywords = []Keyword{
 	{"maxItems", all, ShapeValue, Enforced, Refused, ""},
 	{"minLength", all, ShapeValue, Enforced, Enforced, "counted in code points"},
 	{"maxLength", all, ShapeValue, Enforced, Refused, "counted in code points"},
-	{"minimum", all, ShapeValue, Enforced, Enforced, `integers only: refused (S201) where the type allows non-integer numbers; write "type": "integer"`},
-	{"maximum", all, ShapeValue, Enforced, Enforced, `integers only: refused (S201) where the type allows non-integer numbers; write "type": "integer"`},
-	{"exclusiveMinimum", all, ShapeValue, Enforced, Refused, `integers only; a boolean in draft-04, a number later`},
-	{"exclusiveMaximum", all, ShapeValue, Enforced, Refused, `integers only; a boolean in draft-04, a number later`},
+	{"minimum", all, ShapeValue, Enforced, Enforced, `exact: a bounded number accepts only plain decimals (no exponent, no trailing fraction zeros, no "-0")`},
+	{"maximum", all, ShapeValue, Enforced, Enforced, `exact: a bounded number accepts only plain decimals (no exponent, no trailing fraction zeros, no "-0")`},
+	{"exclusiveMinimum", all, ShapeValue, Enforced, Refused, `exact (plain decimals for numbers); a boolean in draft-04, a number later`},
+	{"exclusiveMaximum", all, ShapeValue, Enforced, Refused, `exact (plain decimals for numbers); a boolean in draft-04, a number later`},
 	{"anyOf", all, ShapeSchemaList, Enforced, Enforced, ""},
 
 	// Refused.
