@@ -107,20 +107,18 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 func (cp *compiler) enumExpr(p *subsetcheck.Schema) gbnf.Expr {
 	rest := *p
 	rest.Enum = nil
-	kept := map[string][]*subsetcheck.Value{} // by enumKey; equal settles within a key
+	kept := map[string]bool{} // by subsetcheck.CanonicalKey, which is exact
 	var alts []gbnf.Expr
 next:
 	for _, m := range p.Enum {
 		if !accepts(&rest, m) {
 			continue
 		}
-		key := enumKey(m)
-		for _, k := range kept[key] {
-			if equal(k, m) {
-				continue next
-			}
+		key := subsetcheck.CanonicalKey(m)
+		if kept[key] {
+			continue next
 		}
-		kept[key] = append(kept[key], m)
+		kept[key] = true
 		alts = append(alts, lit(plainText(m)))
 	}
 	if len(alts) == 0 {

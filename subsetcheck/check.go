@@ -602,7 +602,9 @@ func firstDuplicate(items []*Value) (int, int, bool) {
 }
 
 // CanonicalKey returns a string that is the same for two values exactly when
-// Equal says they are equal: numbers in lowest terms, members sorted by name.
+// Equal says they are equal: numbers as normalised decimals, members sorted
+// by name. It is cheap enough to deduplicate a million-member enum: numbers
+// are keyed from their text, never through a big.Rat of a huge exponent.
 func CanonicalKey(v *Value) string {
 	var b strings.Builder
 	writeKey(&b, v)
@@ -616,11 +618,8 @@ func writeKey(b *strings.Builder, v *Value) {
 	case Bool:
 		b.WriteString(strconv.FormatBool(v.Bool))
 	case Number:
-		if r, ok := v.Rat(); ok {
-			b.WriteString("#" + r.RatString())
-		} else {
-			b.WriteString("#" + v.Num)
-		}
+		b.WriteByte('#')
+		writeDecimalKey(b, v.Num)
 	case String:
 		b.WriteString(strconv.Quote(v.Str))
 	case Array:
@@ -1185,4 +1184,38 @@ func uriReference(s string) bool {
 	}
 	_, err := url.Parse(s)
 	return err == nil
+}
+
+// writeDecimalKey writes a JSON number's exact value as sign, significant
+// digits and exponent ("-12e3" for -12000, "" digits for zero), one spelling
+// per value: 1, 1.0, 10e-1 and 0.1e1 all give "1e0".
+func writeDecimalKey(b *strings.Builder, num string) {
+	neg := strings.HasPrefix(num, "-")
+	mant, exp := strings.TrimPrefix(num, "-"), 0
+	if i := strings.IndexAny(mant, "eE"); i >= 0 {
+		e, err := strconv.Atoi(strings.TrimPrefix(mant[i+1:], "+"))
+		if err != nil { // beyond int: the reader's limits refuse it; key by text
+			b.WriteString(num)
+			return
+		}
+		mant, exp = mant[:i], e
+	}
+	digits := mant
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		digits = mant[:i] + mant[i+1:]
+		exp -= len(mant) - i - 1
+	}
+	digits = strings.TrimLeft(digits, "0")
+	trimmed := strings.TrimRight(digits, "0")
+	exp += len(digits) - len(trimmed)
+	if trimmed == "" {
+		b.WriteString("0")
+		return
+	}
+	if neg {
+		b.WriteByte('-')
+	}
+	b.WriteString(trimmed)
+	b.WriteByte('e')
+	b.WriteString(strconv.Itoa(exp))
 }

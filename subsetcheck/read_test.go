@@ -230,3 +230,24 @@ func TestMaxValues(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalKeyAgreesWithEqual: same key exactly when Equal says equal.
+func TestCanonicalKeyAgreesWithEqual(t *testing.T) {
+	texts := []string{`1`, `1.0`, `10e-1`, `0.1e1`, `100E-2`, `1e0`, `-1`, `-1.0`, `0`, `-0`, `0.0e5`, `2`, `12e2`, `1200`,
+		`0.5`, `5e-1`, `1e400`, `10e399`, `1e-400`, `"1"`, `[1,2]`, `[2,1]`, `[1.0,2]`, `{"a":1,"b":2}`, `{"b":2.0,"a":1}`, `null`, `true`}
+	values := make([]*Value, len(texts))
+	for i, text := range texts {
+		doc, err := Read("t", []byte(text), Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		values[i] = doc.Root
+	}
+	for i, a := range values {
+		for j, b := range values {
+			if eq, same := Equal(a, b), CanonicalKey(a) == CanonicalKey(b); eq != same {
+				t.Errorf("%s vs %s: Equal %v, same key %v (%q, %q)", texts[i], texts[j], eq, same, CanonicalKey(a), CanonicalKey(b))
+			}
+		}
+	}
+}
