@@ -186,6 +186,7 @@ var codeGlosses = map[subsetcheck.Code]string{
 	subsetcheck.CodeRefCycle:             "$ref cycle without progress",
 	subsetcheck.CodeUnknownDraft:         "unknown $schema dialect",
 	subsetcheck.CodePortableRule:         "portable authoring rule",
+	subsetcheck.CodeFormatNotExact:       "format not enforced exactly",
 	subsetcheck.CodeIgnoredKeyword:       "not a keyword, ignored (warning)",
 	subsetcheck.CodeFormatNotEnforced:    "format not enforced (warning)",
 	subsetcheck.CodeRefSiblingsIgnored:   "keywords beside $ref ignored (warning)",

@@ -23,6 +23,7 @@ const (
 	CodeRefCycle        Code = "S207" // $ref chain that never reaches a constraint ({"$ref":"#"})
 	CodeUnknownDraft    Code = "S208" // $schema names a dialect we do not know
 	CodePortableRule    Code = "S209" // an authoring rule of the portable profile is broken
+	CodeFormatNotExact  Code = "S210" // under AssertFormat, a format the compiler cannot enforce exactly
 
 	// Warnings: accepted, but worth knowing.
 	CodeIgnoredKeyword     Code = "W301" // a member of no JSON Schema vocabulary (x-..., example, _format): constrains nothing
@@ -73,6 +74,7 @@ var CodeTable = []CodeInfo{
 	{CodeRefCycle, "Recursion through $ref and anyOf alone, which never consumes input ({\"$ref\": \"#\"}).", "Make the recursion go through properties or items."},
 	{CodeUnknownDraft, "$schema names a dialect the checker does not know, or a subschema switches dialects.", "Use draft-04, -06, -07, 2019-09 or 2020-12."},
 	{CodePortableRule, "An authoring rule of the portable profile is broken: an object schema without additionalProperties, something beside a $ref, a description without a type, a description on an anyOf, an any-value schema that does not list the six types.", "Follow the rule the message names."},
+	{CodeFormatNotExact, "Under AssertFormat, a format name the compiler cannot enforce exactly (anything but date, time, date-time, uuid, ipv4, ipv6, duration).", "Drop the format, use enum for a small set of strings, or compile without AssertFormat so format stays an annotation (W302)."},
 	{CodeIgnoredKeyword, "Warning: a member that is not a keyword of the schema's draft (x-..., example, a keyword of a later or earlier draft). Validators ignore it, so it constrains nothing.", "Nothing, if that is what you meant; otherwise fix the name or the $schema."},
 	{CodeFormatNotEnforced, "Warning: format is an annotation; the grammar lets any string through.", "Use enum for a small set of strings, or check the format after decoding."},
 	{CodeRefSiblingsIgnored, "Warning: before 2019-09, validators ignore every keyword beside $ref.", "Move the keywords into the referenced schema, or use 2019-09 or later."},

@@ -32,7 +32,20 @@ type Options struct {
 	Profile      Profile // "" means Exact
 	DefaultDraft Draft   // 0 means Draft2020
 	Limits       Limits  // zero fields take their defaults
+
+	// AssertFormat enforces "format" instead of treating it as an
+	// annotation: the formats in AssertedFormats become part of the
+	// grammar, and any other format name is refused (S210).
+	AssertFormat bool
 }
+
+// AssertedFormats are the formats enforced exactly when
+// Options.AssertFormat is set, as the validator
+// (santhosh-tekuri/jsonschema/v6) judges them: RFC 3339 date, time
+// (leap second only at 23:59:60 UTC) and date-time, RFC 4122 uuid
+// (either case), dotted-decimal ipv4 without leading zeros, RFC 4291 ipv6
+// without a zone, and RFC 3339 appendix A duration.
+var AssertedFormats = []string{"date", "time", "date-time", "uuid", "ipv4", "ipv6", "duration"}
 
 // Limits bound the work a hostile schema can cause. Each has a name, a
 // default (see DefaultLimits) and an error code.
@@ -101,6 +114,10 @@ type Schema struct {
 	// Strings, in code points. MaxLength < 0: no maximum.
 	MinLength int
 	MaxLength int
+
+	// Format, when not "", is an asserted format (one of AssertedFormats)
+	// that strings must have. Set only under Options.AssertFormat.
+	Format string
 
 	// Numbers: the effective bounds, combined from minimum/maximum and
 	// both forms of exclusiveMinimum/exclusiveMaximum. nil: unbounded.
