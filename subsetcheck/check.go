@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,13 +22,14 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 		return nil, ErrorList{{Code: CodeNotASchema, Message: "no schema was read"}}
 	}
 	c := &checker{
-		doc:      doc,
-		profile:  opts.Profile,
-		draft:    opts.DefaultDraft,
-		lim:      opts.Limits.withDefaults(),
-		schemas:  map[string]*Schema{},
-		resolved: map[string]*Schema{},
-		index:    map[*Value]map[string]*Value{},
+		doc:          doc,
+		profile:      opts.Profile,
+		assertFormat: opts.AssertFormat,
+		draft:        opts.DefaultDraft,
+		lim:          opts.Limits.withDefaults(),
+		schemas:      map[string]*Schema{},
+		resolved:     map[string]*Schema{},
+		index:        map[*Value]map[string]*Value{},
 	}
 	if c.profile == "" {
 		c.profile = Exact
@@ -49,23 +51,35 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 		return nil, c.errs.Err()
 	}
 	c.warns.Sort()
-	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, Doc: doc, Warnings: c.warns}, nil
+	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, Doc: doc, Warnings: c.warns}, nil
+}
+
+// formatRefusal says why a format is not asserted and what to write
+// instead.
+func formatRefusal(name string) string {
+	why := "it is not one the compiler enforces exactly (" + strings.Join(AssertedFormats, ", ") + ")"
+	switch name {
+	case "hostname", "idn-hostname":
+		why = "its 253-character total over labels of at most 63 needs two counters at once, which no grammar of reasonable size keeps"
+	}
+	return fmt.Sprintf("format %q cannot be asserted: %s; drop it, list the strings in enum, or compile without format assertion so that it stays an annotation", name, why)
 }
 
 type checker struct {
-	doc      *Document
-	profile  Profile
-	draft    Draft
-	lim      Limits
-	errs     ErrorList
-	warns    ErrorList
-	schemas  map[string]*Schema           // memo: each pointer's Schema is built once
-	pending  []pendingRef                 // $refs to resolve once the walk is done
-	rootBase string                       // the root's $id without fragment: refs to it are local
-	resolved map[string]*Schema           // $ref strings already resolved (nil target: refused)
-	index    map[*Value]map[string]*Value // member lookup for large objects on $ref paths
-	tooMany  bool                         // Limits.MaxSubschemas was reached
-	metaOnly bool                         // the meta pass: report only bad keyword values
+	doc          *Document
+	profile      Profile
+	assertFormat bool // Options.AssertFormat
+	draft        Draft
+	lim          Limits
+	errs         ErrorList
+	warns        ErrorList
+	schemas      map[string]*Schema           // memo: each pointer's Schema is built once
+	pending      []pendingRef                 // $refs to resolve once the walk is done
+	rootBase     string                       // the root's $id without fragment: refs to it are local
+	resolved     map[string]*Schema           // $ref strings already resolved (nil target: refused)
+	index        map[*Value]map[string]*Value // member lookup for large objects on $ref paths
+	tooMany      bool                         // Limits.MaxSubschemas was reached
+	metaOnly     bool                         // the meta pass: report only bad keyword values
 }
 
 // pendingRef is a $ref met during the walk.
@@ -277,8 +291,12 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 		case "format":
 			if val.Kind != String {
 				bad("must be a string")
-			} else {
-				c.warnAt(CodeFormatNotEnforced, kp, m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; use enum if the set of strings is small", val.Str)
+			} else if !c.assertFormat {
+				c.warnAt(CodeFormatNotEnforced, kp, m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; use enum if the set of strings is small, or assert formats (AssertFormat, -assert-format)", val.Str)
+			} else if slices.Contains(AssertedFormats, val.Str) {
+				s.Format = val.Str
+			} else if !c.metaOnly {
+				c.errorAt(CodeFormatNotExact, kp, val.Offset, "%s", formatRefusal(val.Str))
 			}
 		case "deprecated", "readOnly", "writeOnly", "$recursiveAnchor":
 			if val.Kind != Bool {

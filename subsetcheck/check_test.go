@@ -389,3 +389,40 @@ func TestCheckLimits(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestCheckAssertFormat: with AssertFormat, an asserted format lands in
+// Schema.Format without a warning, and any other name is refused with S210
+// where it is written; without it, every format is an annotation (W302).
+func TestCheckAssertFormat(t *testing.T) {
+	assert := Options{AssertFormat: true}
+	for _, tt := range []struct {
+		schema      string
+		opts        Options
+		errs, warns string
+		format      string // Root.Format
+	}{
+		{`{"type":"string","format":"date"}`, assert, "", "", "date"},
+		{`{"format":"ipv6"}`, assert, "", "", "ipv6"},
+		{`{"type":"string","format":"email"}`, assert, "S210", "", ""},
+		{`{"type":"string","format":"hostname"}`, assert, "S210", "", ""},
+		{`{"properties":{"a":{"format":"uri"},"b":{"format":"x-custom"}}}`, assert, "S210 S210", "", ""},
+		{`{"type":"string","format":7}`, assert, "S203", "", ""},
+		{`{"$defs":{"unused":{"format":"email"}},"format":"uuid"}`, assert, "", "", "uuid"}, // like a refused keyword there: never applied
+		{`{"type":"string","format":"date"}`, Options{}, "", "W302", ""},
+		{`{"type":"string","format":"date"}`, Options{Profile: Portable, AssertFormat: true}, "S201", "", ""},
+	} {
+		errs, warns, c := checkCodes(t, tt.schema, tt.opts)
+		format := ""
+		if c != nil {
+			format = c.Root.Format
+		}
+		if errs != tt.errs || warns != tt.warns || format != tt.format {
+			t.Errorf("Check(%s, %+v) = errors %q warnings %q format %q, want %q %q %q", tt.schema, tt.opts, errs, warns, format, tt.errs, tt.warns, tt.format)
+		}
+	}
+	_, err := Check(mustRead(t, "{\n  \"format\": \"email\"\n}"), assert)
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 1 || list[0].Pointer != "/format" || list[0].Line != 2 || !strings.Contains(list[0].Message, "enum") {
+		t.Errorf("S210 not located or without advice: %v", err)
+	}
+}

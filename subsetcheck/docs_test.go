@@ -50,7 +50,7 @@ func TestCodeTableComplete(t *testing.T) {
 	}
 	for _, c := range []Code{CodeInvalidJSON, CodeDuplicateKey, CodeInvalidUTF8, CodeLoneSurrogate, CodeByteOrderMark, CodeTrailingData,
 		CodeRefusedKeyword, CodeUnknownKeyword, CodeBadKeywordValue, CodeNotASchema, CodeUnresolvedRef, CodeRemoteRef, CodeRefCycle,
-		CodeUnknownDraft, CodePortableRule, CodeIgnoredKeyword, CodeFormatNotEnforced, CodeRefSiblingsIgnored, CodeNoValidValue,
+		CodeUnknownDraft, CodePortableRule, CodeFormatNotExact, CodeIgnoredKeyword, CodeFormatNotEnforced, CodeRefSiblingsIgnored, CodeNoValidValue,
 		CodeNotExactlyCompilable, CodeGrammarTooLarge, CodeInputTooLarge, CodeTooDeep, CodeNumberTooLarge, CodeTooManySchemas, CodeTooManyValues,
 		CodeRegexInvalidGrammar, CodeRegexRecursive, CodeRegexTooLarge, CodeRegexTooDeep, CodeRegexNoText} {
 		if !seen[c] {

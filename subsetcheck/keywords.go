@@ -142,7 +142,7 @@ var Keywords = []Keyword{
 	{"contentMediaType", from7, ShapeValue, Annotation, Refused, "an annotation: the string's content is not checked"},
 	{"contentEncoding", from7, ShapeValue, Annotation, Refused, "an annotation: the string's content is not checked"},
 	{"contentSchema", from2019, ShapeSchema, Annotation, Refused, "an annotation: the string's content is not checked"},
-	{"format", all, ShapeValue, Annotation, Refused, "an annotation: not enforced (W302); the model may write any string"},
+	{"format", all, ShapeValue, Annotation, Refused, "an annotation: not enforced (W302), the model may write any string; with format assertion on, date, time, date-time, uuid, ipv4, ipv6 and duration are enforced exactly and any other name is refused (S210)"},
 
 	// Enforced.
 	{"type", all, ShapeValue, Enforced, Enforced, "a name or a list of names"},

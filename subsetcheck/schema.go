@@ -141,9 +141,11 @@ type Property struct {
 // Checked is the output of Check: a schema inside the profile, ready to be
 // compiled, with the warnings the check produced.
 type Checked struct {
-	Root     *Schema
-	Draft    Draft
-	Profile  Profile
-	Doc      *Document
-	Warnings ErrorList // annotations that constrain nothing, unenforced formats, ...
+	Root    *Schema
+	Draft   Draft
+	Profile Profile
+	// AssertFormat is Options.AssertFormat: Schema.Format is enforced.
+	AssertFormat bool
+	Doc          *Document
+	Warnings     ErrorList // annotations that constrain nothing, unenforced formats, ...
 }
