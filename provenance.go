@@ -15,6 +15,7 @@ type Provenance struct {
 	Profile    string // exact or portable
 	Whitespace string // bounded or compact
 	Draft      string // the schema's draft, e.g. 2020-12
+	Format     string // annotation, or asserted (Options.AssertFormat)
 	Schema     string // "sha256:" and the hex SHA-256 of the schema's bytes
 }
 
@@ -22,8 +23,8 @@ const provenancePrefix = "# schema2gbnf "
 
 // String is the comment line, without its newline.
 func (p Provenance) String() string {
-	return fmt.Sprintf("%s%s profile=%s whitespace=%s draft=%s schema=%s",
-		provenancePrefix, p.Version, p.Profile, p.Whitespace, p.Draft, p.Schema)
+	return fmt.Sprintf("%s%s profile=%s whitespace=%s draft=%s format=%s schema=%s",
+		provenancePrefix, p.Version, p.Profile, p.Whitespace, p.Draft, p.Format, p.Schema)
 }
 
 // SchemaHash is the Provenance.Schema value for schema bytes.
@@ -53,6 +54,8 @@ func ReadProvenance(grammar string) (Provenance, bool) {
 			p.Whitespace = v
 		case "draft":
 			p.Draft = v
+		case "format":
+			p.Format = v
 		case "schema":
 			p.Schema = v
 		}

@@ -41,6 +41,12 @@ type Options struct {
 	// keywords multiply (C402 beyond them); 0 means compile's defaults.
 	MaxAlternatives int
 	MaxMeets        int
+	// AssertFormat enforces "format": date, time, date-time, uuid, ipv4,
+	// ipv6 and duration become part of the grammar, exactly as the
+	// validator judges them, and any other format is refused (S210).
+	// Without it, format is an annotation (W302), as JSON Schema 2020-12
+	// says by default.
+	AssertFormat bool
 }
 
 // Grammar is a compiled schema.
@@ -78,6 +84,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		Profile:    string(checked.Profile),
 		Whitespace: string(ws),
 		Draft:      checked.Draft.String(),
+		Format:     formatMode(checked.AssertFormat),
 		Schema:     SchemaHash(schema),
 	}
 	return &Grammar{
@@ -111,7 +118,16 @@ func Check(schema []byte, opts Options) (*subsetcheck.Checked, error) {
 		Profile:      opts.Profile,
 		DefaultDraft: opts.DefaultDraft,
 		Limits:       opts.Limits,
+		AssertFormat: opts.AssertFormat,
 	})
+}
+
+// formatMode is the Provenance.Format word.
+func formatMode(asserted bool) string {
+	if asserted {
+		return "asserted"
+	}
+	return "annotation"
 }
 
 // Version is the tool's version, printed by the CLI's --version.

@@ -54,6 +54,7 @@ func TestProvenance(t *testing.T) {
 		Profile:    "exact",
 		Whitespace: "compact",
 		Draft:      "2020-12",
+		Format:     "annotation",
 		Schema:     schema2gbnf.SchemaHash([]byte(ticket)),
 	}, p)
 	assert.Equal(t, p, g.Provenance)

@@ -64,8 +64,11 @@ type compileFlags struct {
 	errorFormat string
 	example     bool
 	version     bool
+	assert      bool       // -assert-format
 	limits      limitFlags // limits.go
 }
+
+const assertFormatUsage = "enforce format: date, time, date-time, uuid, ipv4, ipv6 and duration exactly, any other format refused (S210); without it format is an annotation (W302)"
 
 func newCompileFlagSet(checkOnly bool, f *compileFlags, stderr io.Writer) *flag.FlagSet {
 	name := "schema2gbnf"
@@ -87,6 +90,7 @@ func newCompileFlagSet(checkOnly bool, f *compileFlags, stderr io.Writer) *flag.
 	}
 	fs.StringVar(&f.profile, "profile", "exact", "`NAME` of the keyword subset: exact or portable")
 	fs.StringVar(&f.draft, "draft", "2020-12", "`DRAFT` assumed when the schema has no $schema: 4, 6, 7, 2019-09 or 2020-12")
+	fs.BoolVar(&f.assert, "assert-format", false, assertFormatUsage)
 	fs.StringVar(&f.errorFormat, "error-format", "text", "`FORMAT` of problems on stderr: text or json")
 	fs.BoolVar(&f.version, "version", false, "print the version and exit")
 	f.limits.register(fs)
@@ -222,6 +226,7 @@ func (f *compileFlags) options() (schema2gbnf.Options, error) {
 		return opts, fmt.Errorf("unknown -draft %q: want 4, 6, 7, 2019-09 or 2020-12", f.draft)
 	}
 	opts.DefaultDraft = d
+	opts.AssertFormat = f.assert
 	f.limits.apply(&opts)
 	return opts, nil
 }

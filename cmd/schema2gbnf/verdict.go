@@ -90,6 +90,7 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.profile, "profile", "exact", "`NAME` of the keyword subset: exact or portable")
 	fs.StringVar(&f.draft, "draft", "2020-12", "`DRAFT` assumed when the schema has no $schema: 4, 6, 7, 2019-09 or 2020-12")
 	fs.StringVar(&f.whitespace, "whitespace", "bounded", "`MODE` the grammar was compiled with: bounded or compact")
+	fs.BoolVar(&f.assert, "assert-format", false, assertFormatUsage)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitUsage
@@ -191,7 +192,11 @@ func buildJudge(schema []byte, opts schema2gbnf.Options, grammarPath string, whi
 		Profile:    string(checked.Profile),
 		Whitespace: string(opts.Whitespace),
 		Draft:      checked.Draft.String(),
+		Format:     "annotation",
 		Schema:     schema2gbnf.SchemaHash(schema),
+	}
+	if checked.AssertFormat {
+		want.Format = "asserted"
 	}
 	warnings := provenanceWarnings(grammarPath, string(src), want, whitespaceSet)
 	j, err := verdict.NewWithRules(rules, checked, verdict.Limits{})
@@ -220,6 +225,9 @@ func provenanceWarnings(path, grammar string, want schema2gbnf.Provenance, white
 	}
 	field("profile", got.Profile, want.Profile)
 	field("draft", got.Draft, want.Draft)
+	if got.Format != "" { // grammars from before format assertion do not say
+		field("format", got.Format, want.Format)
+	}
 	if whitespaceSet {
 		field("whitespace", got.Whitespace, want.Whitespace)
 	}
