@@ -24,8 +24,9 @@ func main() {
 	jsonOut := flag.String("json", "", "write per-schema records to this file")
 	slow := flag.Duration("slow", bench.DefaultGuard.SlowAfter, "flag a compile slower than this as slow")
 	abandon := flag.Duration("abandon", bench.DefaultGuard.AbandonAfter, "stop waiting for a compile after this, and report a hang")
+	assertFormat := flag.Bool("assert-format", false, "compile with format asserted (schema2gbnf.Options.AssertFormat)")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: coverage [-json out.json] [-slow 2s] [-abandon 60s] DIR...\n")
+		fmt.Fprintf(os.Stderr, "usage: coverage [-json out.json] [-slow 2s] [-abandon 60s] [-assert-format] DIR...\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -39,6 +40,7 @@ func main() {
 		os.Exit(1)
 	}
 	guard := bench.Guard{SlowAfter: *slow, AbandonAfter: *abandon}
+	guard.Options.AssertFormat = *assertFormat
 	progress := bench.StderrIsTerminal()
 	records := make([]bench.Record, 0, len(schemas))
 	for i, s := range schemas {
