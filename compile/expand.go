@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"slices"
@@ -34,7 +35,7 @@ func unconstrained(s *subsetcheck.Schema) bool {
 	return !s.False && s.Types&subsetcheck.AllTypes == subsetcheck.AllTypes && s.Enum == nil &&
 		len(s.Properties) == 0 && len(s.Required) == 0 && s.AdditionalProperties == nil &&
 		len(s.PrefixItems) == 0 && s.Items == nil && s.MinItems == 0 && s.MaxItems < 0 &&
-		s.MinLength == 0 && s.MaxLength < 0 && s.Lower == nil && s.Upper == nil
+		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && s.Lower == nil && s.Upper == nil
 }
 
 // isTrue says whether s accepts every value, as far as a cheap look tells.
@@ -225,6 +226,10 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	m.MaxItems = minLimit(a.MaxItems, b.MaxItems)
 	m.MinLength = max(a.MinLength, b.MinLength)
 	m.MaxLength = minLimit(a.MaxLength, b.MaxLength)
+	m.Format = cmp.Or(a.Format, b.Format)
+	if a.Format != "" && b.Format != "" && a.Format != b.Format {
+		m.Types &^= subsetcheck.TString // no string has two of the asserted formats
+	}
 	m.Lower = tighter(a.Lower, b.Lower, 1)
 	m.Upper = tighter(a.Upper, b.Upper, -1)
 	return m, true

@@ -158,6 +158,9 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 		if s.MaxLength >= 0 && n > s.MaxLength {
 			return fail(s, inst, kw("maxLength"), "the string has %d characters, more than the maximum %d", n, s.MaxLength)
 		}
+		if s.Format != "" && !formatValid(s.Format, v.Str) {
+			return fail(s, inst, kw("format"), "the string is not a valid %s", s.Format)
+		}
 	case subsetcheck.Number:
 		if s.Lower != nil || s.Upper != nil {
 			d, ok := parseDecimal(v.Num)

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
@@ -80,7 +81,11 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		alts = append(alts, cp.arrayExpr(p, base))
 	}
 	if t&subsetcheck.TString != 0 {
-		alts = append(alts, cp.boundedString(p.MinLength, p.MaxLength))
+		if p.Format != "" {
+			alts = append(alts, cp.formattedString(p))
+		} else {
+			alts = append(alts, cp.boundedString(p.MinLength, p.MaxLength))
+		}
 	}
 	switch {
 	case t&subsetcheck.TNumber != 0:
@@ -268,4 +273,34 @@ func (cp *compiler) arrayExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		}
 	}
 	return seq(lit("["), ws, tail, lit("]"))
+}
+
+// formattedString is the grammar of the strings in p's asserted format.
+// Length bounds that every string of the format meets are dropped, and
+// bounds that none meets leave no string; bounds that cut through the
+// format's lengths would need the format counted character by character,
+// so they are refused.
+func (cp *compiler) formattedString(p *subsetcheck.Schema) gbnf.Expr {
+	lo, hi := formatLength(p.Format)
+	switch {
+	case p.MinLength <= lo && (p.MaxLength < 0 || hi >= 0 && hi <= p.MaxLength):
+		return cp.formatString(p.Format)
+	case hi >= 0 && hi < p.MinLength || p.MaxLength >= 0 && p.MaxLength < lo:
+		cp.noteCause("format %q at %q has no string within minLength %d and maxLength %d", p.Format, p.Pointer, p.MinLength, p.MaxLength)
+		return nil
+	}
+	cp.problem(p, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
+		"format %q with minLength %d and maxLength %d cannot be enforced exactly: the bounds cut through the format's lengths (%s); drop the bounds or make them cover %s",
+		p.Format, p.MinLength, p.MaxLength, lengthRange(lo, hi), lengthRange(lo, hi)))
+	return nil
+}
+
+func lengthRange(lo, hi int) string {
+	if hi < 0 {
+		return strconv.Itoa(lo) + " or more characters"
+	}
+	if lo == hi {
+		return strconv.Itoa(lo) + " characters"
+	}
+	return strconv.Itoa(lo) + " to " + strconv.Itoa(hi) + " characters"
 }

@@ -226,6 +226,9 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 		if n < s.MinLength || s.MaxLength >= 0 && n > s.MaxLength {
 			return false
 		}
+		if s.Format != "" && !formatValid(s.Format, v.Str) {
+			return false
+		}
 	case subsetcheck.Number:
 		if s.Lower != nil || s.Upper != nil {
 			d, ok := parseDecimal(v.Num)
