@@ -168,3 +168,34 @@ func TestRegexFormat(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, stderr, "only with -format regex")
 }
+
+// TestAssertFormatFlag: -assert-format turns format from a warning into part
+// of the grammar, or into a refusal for a format it cannot enforce; the
+// provenance line says which mode made the grammar.
+func TestAssertFormatFlag(t *testing.T) {
+	date := `{"type":"string","format":"date"}`
+	code, grammar, stderr := cli(t, date, "-assert-format", "-whitespace", "compact")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, grammar, "format=asserted")
+	assert.NotContains(t, stderr, "W302")
+	assert.True(t, accepts(t, grammar, `"2024-02-29"`))
+	assert.False(t, accepts(t, grammar, `"2023-02-29"`))
+
+	code, grammar, stderr = cli(t, date, "-whitespace", "compact")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, grammar, "format=annotation")
+	assert.Contains(t, stderr, "[W302]")
+	assert.True(t, accepts(t, grammar, `"2023-02-29"`), "without -assert-format, format is an annotation")
+
+	code, _, stderr = cli(t, `{"type":"string","format":"email"}`, "check", "-assert-format")
+	assert.Equal(t, exitRefused, code)
+	assert.Contains(t, stderr, "/format")
+	assert.Contains(t, stderr, "[S210]")
+
+	schema := writeTemp(t, "date.json", date)
+	code, out, _ := cli(t, `"2023-02-29"`, "verdict", "-assert-format", schema, "-")
+	assert.Equal(t, 5, code, "OFF_GRAMMAR")
+	assert.Contains(t, out, `keyword "format"`)
+	code, _, _ = cli(t, `"2023-02-29"`, "verdict", schema, "-")
+	assert.Equal(t, exitOK, code, "COMPLETE_VALID when format is an annotation")
+}
