@@ -74,15 +74,10 @@ func (cp *compiler) formatDate() gbnf.Expr {
 		monthDay := alt(seq(month31, lit("-"), day31), seq(month30, lit("-"), day30), seq(lit("02-"), day28))
 		// A leap year is a multiple of 4 whose last two digits are not 00,
 		// or a multiple of 400: two-digit multiples of 4 then "00".
-		multipleOf4 := func(nonZero bool) gbnf.Expr {
-			first := lit("0")
-			if !nonZero {
-				first = class(false, '0', '2', '4', '6', '8')
-			}
-			return alt(seq(first, class(false, '0', '4', '8')), seq(class(false, '2', '4', '6', '8'), class(false, '0', '4', '8')),
-				seq(class(false, '1', '3', '5', '7', '9'), class(false, '2', '6')))
-		}
-		leapYear := alt(seq(digit(), digit(), multipleOf4(true)), seq(multipleOf4(false), lit("00")))
+		evenTens := seq(class(false, '0', '2', '4', '6', '8'), class(false, '0', '4', '8'))
+		oddTens := seq(class(false, '1', '3', '5', '7', '9'), class(false, '2', '6'))
+		nonZeroMultipleOf4 := alt(seq(lit("0"), class(false, '4', '8')), seq(class(false, '2', '4', '6', '8'), class(false, '0', '4', '8')), oddTens)
+		leapYear := alt(seq(digit(), digit(), nonZeroMultipleOf4), seq(alt(evenTens, oddTens), lit("00")))
 		return alt(seq(rep(digit(), 4, 4), lit("-"), monthDay), seq(leapYear, lit("-02-29")))
 	})
 }
