@@ -93,7 +93,9 @@ func (cp *compiler) formatTime() gbnf.Expr {
 		fraction := opt(seq(lit("."), &gbnf.Repeat{Expr: digit(), Min: 1, Max: -1}))
 		offset := alt(class(false, 'Z', 'z'), seq(class(false, '+', '-'), twoDigits(23), lit(":"), twoDigits(59)))
 		plain := seq(twoDigits(23), lit(":"), twoDigits(59), lit(":"), twoDigits(59), fraction, offset)
-		leapTail := cp.shared("format-leap", func(string) gbnf.Expr { return seq(lit(":60"), fraction) })
+		// "leap" (second 60 and its fraction) is named in each of the 1440
+		// alternatives: a short name keeps the grammar about 10 KB smaller.
+		leapTail := cp.shared("leap", func(string) gbnf.Expr { return seq(lit(":60"), fraction) })
 		var leap []gbnf.Expr
 		for h := 0; h < 24; h++ {
 			leap = append(leap, seq(lit(fmt.Sprintf("%02d:", h)), cp.shared(fmt.Sprintf("format-leap-%02d", h), func(string) gbnf.Expr {
