@@ -271,6 +271,17 @@ func ipv6Texts(rng *rand.Rand) []string {
 			}
 		}
 	}
+	// Every run of up to nine tokens that group counts turn on.
+	var walk func(prefix string, n int)
+	walk = func(prefix string, n int) {
+		out = append(out, prefix)
+		if n > 0 {
+			for _, tok := range []string{"a:", "1", ":", "0.0.0.0"} {
+				walk(prefix+tok, n-1)
+			}
+		}
+	}
+	walk("", 9)
 	tokens := []string{"1", "ffff", "0", ":", ":", "::", ".", "1.2.3.4", "01.2.3.4", "%eth0", "%", "g", "12345"}
 	for i := 0; i < 20000; i++ {
 		var b strings.Builder
