@@ -533,3 +533,45 @@ func TestFormatEngine(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatUnknown: a name outside subsetcheck.AssertedFormats has no
+// strings at all, never a guess.
+func TestFormatUnknown(t *testing.T) {
+	cp := newCompiler(checkSchema(t, `{}`), Options{})
+	for _, name := range []string{"hostname", "email", "", "DATE"} {
+		if cp.formatString(name) != nil || formatValid(name, "2024-01-01") {
+			t.Errorf("%q: treated as a format", name)
+		}
+	}
+}
+
+// BenchmarkFormatGrammar measures building and printing each format's
+// grammar, the part Compile pays.
+func BenchmarkFormatGrammar(b *testing.B) {
+	c := checkSchema(b, `{}`)
+	for _, name := range subsetcheck.AssertedFormats {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				cp := newCompiler(c, Options{})
+				cp.g.Rules = append(cp.g.Rules, &gbnf.Rule{Name: "root", Expr: cp.formatString(name)})
+				_ = cp.g.String()
+			}
+		})
+	}
+}
+
+// BenchmarkFormatMatch measures our matcher on one valid string per format.
+func BenchmarkFormatMatch(b *testing.B) {
+	texts := map[string]string{"date": "2024-02-29", "time": "23:59:60.25+00:00", "date-time": "2024-02-29T15:59:60-08:00",
+		"uuid": "0123abcd-0000-0000-0000-000000000000", "ipv4": "192.168.0.1", "ipv6": "fe80::1:2:192.168.0.1", "duration": "P1Y2M3DT4H5M6S"}
+	for _, name := range subsetcheck.AssertedFormats {
+		b.Run(name, func(b *testing.B) {
+			_, m := formatGrammar(b, name)
+			for b.Loop() {
+				if !m.Accepts(`"` + texts[name] + `"`) {
+					b.Fatal("rejected")
+				}
+			}
+		})
+	}
+}
