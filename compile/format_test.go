@@ -575,3 +575,20 @@ func BenchmarkFormatMatch(b *testing.B) {
 		})
 	}
 }
+
+// TestFormatsDisjoint: no string has two of the formats, which the meet of
+// two different formats relies on (it keeps no string).
+func TestFormatsDisjoint(t *testing.T) {
+	for _, name := range subsetcheck.AssertedFormats {
+		for _, s := range formatTexts(name) {
+			if !formatValid(name, s) {
+				continue
+			}
+			for _, other := range subsetcheck.AssertedFormats {
+				if other != name && formatValid(other, s) {
+					t.Errorf("%q is both %s and %s", s, name, other)
+				}
+			}
+		}
+	}
+}
