@@ -2,6 +2,7 @@ package bench
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
@@ -62,6 +63,26 @@ func TestEveryCodeHasAGloss(t *testing.T) {
 	for _, c := range subsetcheck.CodeTable {
 		if codeMeaning(c.Code) == "" {
 			t.Errorf("code %s has no gloss in codeGlosses", c.Code)
+		}
+	}
+}
+
+// TestRefusedFormatsAreRecorded: under format assertion, a refusal records
+// the format names that blocked the schema, for the S210 ranking.
+func TestRefusedFormatsAreRecorded(t *testing.T) {
+	g := DefaultGuard
+	g.Options.AssertFormat = true
+	out := g.Compile([]byte(`{"properties":{"a":{"format":"uri"},"b":{"format":"email"},"c":{"format":"uri"},"d":{"format":"date"}}}`))
+	if out.Status != Refused || !reflect.DeepEqual(out.Formats, []string{"email", "uri"}) ||
+		!reflect.DeepEqual(out.Codes, []subsetcheck.Code{subsetcheck.CodeFormatNotExact}) {
+		t.Fatalf("outcome %+v", out)
+	}
+	def := []Record{{Subset: "s", Status: Compiled}, {Subset: "s", Status: Compiled}}
+	asserted := []Record{{Subset: "s", Status: Compiled}, NewRecord(Schema{Subset: "s"}, out)}
+	table := AssertedCoverage(def, asserted)
+	for _, want := range []string{"| s | 2 | 2 (100.0%) | 1 (50.0%) | 1 |", "| `email` | 1 | 100.0% | 0 |"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	}
 }

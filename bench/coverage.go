@@ -18,6 +18,7 @@ type Record struct {
 	Status       Status             `json:"status"`
 	Codes        []subsetcheck.Code `json:"codes,omitempty"`
 	Keywords     []string           `json:"keywords,omitempty"`
+	Formats      []string           `json:"formats,omitempty"`
 	CompileUs    int64              `json:"compile_us"`
 	Slow         bool               `json:"slow,omitempty"`
 	GrammarBytes int                `json:"grammar_bytes,omitempty"`
@@ -27,7 +28,7 @@ type Record struct {
 
 // NewRecord turns a compile outcome into a report line.
 func NewRecord(s Schema, o Outcome) Record {
-	return Record{File: s.Path, Subset: s.Subset, Status: o.Status, Codes: o.Codes, Keywords: o.Keywords, CompileUs: o.Micros,
+	return Record{File: s.Path, Subset: s.Subset, Status: o.Status, Codes: o.Codes, Keywords: o.Keywords, Formats: o.Formats, CompileUs: o.Micros,
 		Slow: o.Slow, GrammarBytes: o.GrammarBytes, Rules: o.Rules, Detail: o.Detail}
 }
 
@@ -94,7 +95,7 @@ func CoverageTables(recs []Record) string {
 	}
 
 	refused := 0
-	var byCode, byKeyword []blocker
+	var byCode, byKeyword, byFormat []blocker
 	for _, r := range recs {
 		if r.Status != Refused {
 			continue
@@ -105,6 +106,9 @@ func CoverageTables(recs []Record) string {
 		}
 		for _, k := range r.Keywords {
 			byKeyword = append(byKeyword, blocker{k, len(r.Keywords) == 1 && len(r.Codes) == 1})
+		}
+		for _, f := range r.Formats {
+			byFormat = append(byFormat, blocker{f, len(r.Formats) == 1 && len(r.Codes) == 1})
 		}
 	}
 	b.WriteString("\n| refusal code | meaning | schemas blocked | % of refused | sole reason |\n|---|---|---:|---:|---:|\n")
@@ -117,6 +121,15 @@ func CoverageTables(recs []Record) string {
 			break
 		}
 		fmt.Fprintf(&b, "| `%s` | %d | %s | %d |\n", x.name, x.n, pct(x.n, refused), x.sole)
+	}
+	if len(byFormat) > 0 {
+		b.WriteString("\n| refused format (S210) | schemas blocked | % of refused | sole reason |\n|---|---:|---:|---:|\n")
+		for i, x := range rank(byFormat) {
+			if i == 10 {
+				break
+			}
+			fmt.Fprintf(&b, "| `%s` | %d | %s | %d |\n", x.name, x.n, pct(x.n, refused), x.sole)
+		}
 	}
 	return b.String()
 }
@@ -209,4 +222,72 @@ var codeGlosses = map[subsetcheck.Code]string{
 func Env() string {
 	return fmt.Sprintf("%s, %s/%s, %d CPUs, %s", time.Now().UTC().Format("2006-01-02 15:04 UTC"),
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+}
+
+// AssertedCoverage compares a run with format as an annotation (def) and one
+// with formats asserted, per subset, and ranks the formats that block
+// schemas in the second.
+func AssertedCoverage(def, asserted []Record) string {
+	type row struct{ n, compiledDef, compiledAsserted, onlyFormat int }
+	rows := map[string]*row{}
+	total := &row{}
+	var subsets []string
+	count := func(r Record, f func(x *row)) {
+		x := rows[r.Subset]
+		if x == nil {
+			x = &row{}
+			rows[r.Subset] = x
+			subsets = append(subsets, r.Subset)
+		}
+		f(x)
+		f(total)
+	}
+	for _, r := range def {
+		count(r, func(x *row) {
+			x.n++
+			if r.Status == Compiled {
+				x.compiledDef++
+			}
+		})
+	}
+	var byFormat []blocker
+	refused := 0
+	for _, r := range asserted {
+		count(r, func(x *row) {
+			switch {
+			case r.Status == Compiled:
+				x.compiledAsserted++
+			case len(r.Codes) == 1 && r.Codes[0] == subsetcheck.CodeFormatNotExact:
+				x.onlyFormat++
+			}
+		})
+		if r.Status == Refused {
+			refused++
+			for _, f := range r.Formats {
+				byFormat = append(byFormat, blocker{f, len(r.Formats) == 1 && len(r.Codes) == 1})
+			}
+		}
+	}
+	sort.Strings(subsets)
+	rows["all"] = total
+	subsets = append(subsets, "all")
+	var b strings.Builder
+	b.WriteString("| subset | schemas | compiled, format an annotation | compiled, formats asserted | refused only for a format (S210) |\n|---|---:|---:|---:|---:|\n")
+	for _, name := range subsets {
+		x := rows[name]
+		label := name
+		if name == "all" {
+			label = "**all**"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d (%s) | %d (%s) | %d |\n", label, x.n, x.compiledDef, pct(x.compiledDef, x.n),
+			x.compiledAsserted, pct(x.compiledAsserted, x.n), x.onlyFormat)
+	}
+	b.WriteString("\n| refused format (S210) | schemas blocked | % of refused | sole reason |\n|---|---:|---:|---:|\n")
+	for i, x := range rank(byFormat) {
+		if i == 10 {
+			break
+		}
+		fmt.Fprintf(&b, "| `%s` | %d | %s | %d |\n", x.name, x.n, pct(x.n, refused), x.sole)
+	}
+	return b.String()
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,6 +43,7 @@ type Outcome struct {
 	Status       Status
 	Codes        []subsetcheck.Code // distinct problem codes of a refusal, sorted
 	Keywords     []string           // distinct keywords refused (S201), sorted
+	Formats      []string           // distinct format names refused (S210), sorted
 	Micros       int64              // wall time of Compile, in µs
 	Slow         bool               // Micros passed Guard.SlowAfter
 	GrammarBytes int                // len(GBNF)
@@ -94,7 +97,7 @@ func classify(gr *schema2gbnf.Grammar, err error) Outcome {
 	seen := map[subsetcheck.Code]bool{}
 	seenKeyword := map[string]bool{}
 	var codes []subsetcheck.Code
-	var keywords []string
+	var keywords, formats []string
 	for _, p := range list {
 		if !seen[p.Code] {
 			seen[p.Code] = true
@@ -104,10 +107,29 @@ func classify(gr *schema2gbnf.Grammar, err error) Outcome {
 			seenKeyword[k] = true
 			keywords = append(keywords, k)
 		}
+		if f, ok := refusedFormat(p); ok && !slices.Contains(formats, f) {
+			formats = append(formats, f)
+		}
 	}
 	sort.Slice(codes, func(i, j int) bool { return codes[i] < codes[j] })
 	sort.Strings(keywords)
-	return Outcome{Status: Refused, Codes: codes, Keywords: keywords, Detail: truncate(list[0].Error(), 300)}
+	sort.Strings(formats)
+	return Outcome{Status: Refused, Codes: codes, Keywords: keywords, Formats: formats, Detail: truncate(list[0].Error(), 300)}
+}
+
+// refusedFormat is the format name an S210 problem names: its message
+// starts with format "NAME".
+func refusedFormat(p *subsetcheck.Problem) (string, bool) {
+	rest, ok := strings.CutPrefix(p.Message, "format ")
+	if p.Code != subsetcheck.CodeFormatNotExact || !ok {
+		return "", false
+	}
+	q, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		return "", false
+	}
+	name, err := strconv.Unquote(q)
+	return name, err == nil
 }
 
 // lastSegment is the last reference token of a JSON Pointer, unescaped: the

@@ -6,7 +6,7 @@
 //	                      [-gobench bench/results/gobench.txt] [-readme bench/README.md]
 //
 // Each table goes between a "<!-- begin NAME -->" and an "<!-- end NAME -->"
-// line (NAME is coverage, peer or gobench); the rest of the README is left alone.
+// line (NAME is coverage, coverage-asserted, peer or gobench); the rest of the README is left alone.
 package main
 
 import (
@@ -22,6 +22,7 @@ import (
 
 func main() {
 	covPath := flag.String("coverage", "bench/results/coverage.json", "bench/coverage -json output ('' to skip)")
+	assertedPath := flag.String("coverage-asserted", "bench/results/coverage-asserted.json", "bench/coverage -assert-format -json output, compared with -coverage ('' to skip)")
 	peerPath := flag.String("peer", "bench/results/peer-*.json", "bench/peer -json outputs, a glob: runs are merged ('' to skip)")
 	goBench := flag.String("gobench", "bench/results/gobench.txt", "saved output of go test -bench ./bench/ ('' to skip)")
 	readme := flag.String("readme", "bench/README.md", "the file whose marked sections are rewritten")
@@ -34,6 +35,12 @@ func main() {
 		check(readJSON(*covPath, &run))
 		doc, err = replace(doc, "coverage", header(run.Command, run.Env)+"\n"+bench.CoverageTables(run.Records))
 		check(err)
+		if *assertedPath != "" {
+			var asserted bench.Coverage
+			check(readJSON(*assertedPath, &asserted))
+			doc, err = replace(doc, "coverage-asserted", header(asserted.Command, asserted.Env)+"\n"+bench.AssertedCoverage(run.Records, asserted.Records))
+			check(err)
+		}
 	}
 	if *peerPath != "" {
 		files, err := filepath.Glob(*peerPath)
