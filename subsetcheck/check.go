@@ -241,6 +241,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 	var exclMin, exclMax *Value
 	var itemsArray bool
 	var additionalItems *Member
+	var unassertable *Member // a format that cannot be asserted
 	for i := range v.Members {
 		m := &v.Members[i]
 		kp := join(ptr, m.Name)
@@ -296,7 +297,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			} else if slices.Contains(AssertedFormats, val.Str) {
 				s.Format = val.Str
 			} else if !c.metaOnly {
-				c.errorAt(CodeFormatNotExact, kp, val.Offset, "%s", formatRefusal(val.Str))
+				unassertable = m // refused unless "type" admits no string: decided after the loop
 			}
 		case "deprecated", "readOnly", "writeOnly", "$recursiveAnchor":
 			if val.Kind != Bool {
@@ -466,6 +467,15 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			s.Items = c.build(kp, additionalItems.Value, sub)
 		} else {
 			c.warnAt(CodeIgnoredKeyword, kp, additionalItems.NameOffset, "additionalItems has an effect only after an items array, and validators ignore it here; remove it")
+		}
+	}
+	if m := unassertable; m != nil {
+		// A format constrains strings only: beside a type that admits no
+		// string (OpenAPI's int32 on an integer) it has nothing to enforce.
+		if s.Types&TString == 0 {
+			c.warnAt(CodeFormatNotEnforced, join(ptr, m.Name), m.NameOffset, "format %q constrains strings only, and this schema's type admits none: it has no effect here", m.Value.Str)
+		} else {
+			c.errorAt(CodeFormatNotExact, join(ptr, m.Name), m.Value.Offset, "%s", formatRefusal(m.Value.Str))
 		}
 	}
 	s.Lower = tighter(minimum, exclMin, true)

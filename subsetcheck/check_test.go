@@ -407,6 +407,9 @@ func TestCheckAssertFormat(t *testing.T) {
 		{`{"type":"string","format":"hostname"}`, assert, "S210", "", ""},
 		{`{"properties":{"a":{"format":"uri"},"b":{"format":"x-custom"}}}`, assert, "S210 S210", "", ""},
 		{`{"type":"string","format":7}`, assert, "S203", "", ""},
+		{`{"type":"integer","format":"int32"}`, assert, "", "W302", ""},          // strings only: nothing to enforce
+		{`{"format":"int64","type":["integer","null"]}`, assert, "", "W302", ""}, // the type may come after
+		{`{"type":["integer","string"],"format":"int32"}`, assert, "S210", "", ""},
 		{`{"$defs":{"unused":{"format":"email"}},"format":"uuid"}`, assert, "", "", "uuid"}, // like a refused keyword there: never applied
 		{`{"type":"string","format":"date"}`, Options{}, "", "W302", ""},
 		{`{"type":"string","format":"date"}`, Options{Profile: Portable, AssertFormat: true}, "S201", "", ""},
