@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 )
@@ -98,21 +99,20 @@ func (cp *compiler) formatTime() gbnf.Expr {
 		leapTail := cp.shared("leap", func(string) gbnf.Expr { return seq(lit(":60"), fraction) })
 		var leap []gbnf.Expr
 		for h := 0; h < 24; h++ {
-			leap = append(leap, seq(lit(fmt.Sprintf("%02d:", h)), cp.shared(fmt.Sprintf("format-leap-%02d", h), func(string) gbnf.Expr {
-				var minutes []gbnf.Expr
+			hour := clockText()[h*60]
+			leap = append(leap, seq(lit(hour.hh+":"), cp.shared("format-leap-"+hour.hh, func(string) gbnf.Expr {
+				minutes := make([]gbnf.Expr, 0, 2*60+1)
 				for m := 0; m < 60; m++ {
 					local := h*60 + m
-					plus, minus := (local+1)%1440, 1439-local
-					offsets := []gbnf.Expr{lit(fmt.Sprintf("+%02d:%02d", plus/60, plus%60)), lit(fmt.Sprintf("-%02d:%02d", minus/60, minus%60))}
-					if local == 1439 {
-						offsets = append(offsets, class(false, 'Z', 'z'))
-					}
+					plus, minus := clockText()[(local+1)%1440], clockText()[1439-local]
+					mm := clockText()[m].mm
 					// One alternative per offset, not a group of offsets:
 					// llama.cpp makes a rule of every group, and 1440 fewer
 					// rules halve the time it takes to read this grammar
 					// (1.6 → 0.85 ms), though the text is 23% longer.
-					for _, o := range offsets {
-						minutes = append(minutes, seq(lit(fmt.Sprintf("%02d", m)), leapTail, o))
+					minutes = append(minutes, seq(lit(mm), leapTail, lit("+"+plus.hhmm)), seq(lit(mm), leapTail, lit("-"+minus.hhmm)))
+					if local == 1439 {
+						minutes = append(minutes, seq(lit(mm), leapTail, class(false, 'Z', 'z')))
 					}
 				}
 				return alt(minutes...)
@@ -121,6 +121,18 @@ func (cp *compiler) formatTime() gbnf.Expr {
 		return alt(plain, alt(leap...))
 	})
 }
+
+// clockText spells each minute of the day (index hour*60+minute) once
+// per process: the leap-second table names every one of them twice.
+var clockText = sync.OnceValue(func() *[1440]struct{ hh, mm, hhmm string } {
+	out := new([1440]struct{ hh, mm, hhmm string })
+	for i := range out {
+		out[i].hh = fmt.Sprintf("%02d", i/60)
+		out[i].mm = fmt.Sprintf("%02d", i%60)
+		out[i].hhmm = out[i].hh + ":" + out[i].mm
+	}
+	return out
+})
 
 // formatIPv4 is four dotted decimals 0-255 without leading zeros.
 func (cp *compiler) formatIPv4() gbnf.Expr {
