@@ -104,6 +104,10 @@ func (g *Generator) keep(s *subsetcheck.Schema, vs []*subsetcheck.Value, want bo
 		// Every enum member is a value the grammar must accept.
 		limit = max(limit, min(len(s.Enum), maxEnumValues))
 	}
+	if s.Format != "" {
+		// Every edge of the format is worth its text.
+		limit = max(limit, len(formatStrings(s.Format, want))+len(typeReps))
+	}
 	if len(out) <= limit {
 		return out
 	}
@@ -426,6 +430,14 @@ func (g *Generator) lengths(minN, maxN int, valid bool) []int {
 
 func (g *Generator) strings(s *subsetcheck.Schema, valid bool) []*subsetcheck.Value {
 	var out []*subsetcheck.Value
+	if s.Format != "" {
+		for _, f := range formatStrings(s.Format, valid) {
+			out = append(out, vStr(f))
+		}
+		if valid {
+			return out // no other string is in the format
+		}
+	}
 	for i, n := range g.lengths(s.MinLength, s.MaxLength, valid) {
 		out = append(out, vStr(makeString(n, i*5)))
 		if valid && i == 1 {

@@ -98,6 +98,11 @@ func contains(xs []string, x string) bool {
 // build reads, checks and compiles a schema. A refusal must be an ErrorList
 // and never a panic; anything else fails the test.
 func build(t testing.TB, name string, schema []byte, draft subsetcheck.Draft) (out outcome, ok bool) {
+	return buildWith(t, name, schema, subsetcheck.Options{DefaultDraft: draft})
+}
+
+// buildWith is build under any checker options (AssertFormat).
+func buildWith(t testing.TB, name string, schema []byte, opts subsetcheck.Options) (out outcome, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			t.Errorf("%s: PANIC while building: %v\n%s\nschema: %s", name, r, debug.Stack(), clip(string(schema), 400))
@@ -120,7 +125,7 @@ func build(t testing.TB, name string, schema []byte, draft subsetcheck.Draft) (o
 	if err != nil {
 		return refused(err)
 	}
-	checked, err := subsetcheck.Check(doc, subsetcheck.Options{DefaultDraft: draft})
+	checked, err := subsetcheck.Check(doc, opts)
 	if err != nil {
 		return refused(err)
 	}
@@ -134,6 +139,15 @@ func build(t testing.TB, name string, schema []byte, draft subsetcheck.Draft) (o
 		return outcome{}, false
 	}
 	return outcome{compiled: true, checked: checked, grammar: g, matcher: m}, true
+}
+
+// newOracle sets up the validator to judge as the checker did: formats
+// asserted when it asserted them.
+func newOracle(schema []byte, c *subsetcheck.Checked, opts ...oracle.Option) (*oracle.Oracle, error) {
+	if c.AssertFormat {
+		opts = append(opts, oracle.AssertFormats())
+	}
+	return oracle.New(schema, c.Draft, opts...)
 }
 
 // run is the equivalence check of one compiled schema.
@@ -234,7 +248,12 @@ func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
 // checkSchema builds a schema and, when it compiles, runs the whole
 // equivalence check on it. It returns the outcome for ledgers.
 func checkSchema(t testing.TB, tl *tally, name string, schema []byte, draft subsetcheck.Draft, seed uint64) outcome {
-	out, ok := build(t, name, schema, draft)
+	return checkSchemaWith(t, tl, name, schema, subsetcheck.Options{DefaultDraft: draft}, seed)
+}
+
+// checkSchemaWith is checkSchema under any checker options (AssertFormat).
+func checkSchemaWith(t testing.TB, tl *tally, name string, schema []byte, opts subsetcheck.Options, seed uint64) outcome {
+	out, ok := buildWith(t, name, schema, opts)
 	tl.add(func(t *tally) {
 		t.schemas++
 		if out.compiled {
@@ -258,7 +277,7 @@ func checkSchema(t testing.TB, tl *tally, name string, schema []byte, draft subs
 			t.Errorf("%s: PANIC while checking: %v\n%s\nschema: %s", name, p, debug.Stack(), clip(string(schema), 400))
 		}
 	}()
-	o, err := oracle.New(schema, out.checked.Draft)
+	o, err := newOracle(schema, out.checked)
 	if err != nil {
 		t.Logf("%s: the oracle cannot compile the schema (%v); skipped", name, err)
 		return out

@@ -68,6 +68,9 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 		if n < s.MinLength || s.MaxLength >= 0 && n > s.MaxLength {
 			return false
 		}
+		if s.Format != "" && !formatHolds(s.Format, v.Str) {
+			return false
+		}
 	case subsetcheck.Array:
 		n := len(v.Items)
 		if n < s.MinItems || s.MaxItems >= 0 && n > s.MaxItems {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf/compile"
-	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -106,7 +105,7 @@ func diffLedgers(t *testing.T, want, got string) {
 }
 
 func runSuiteTests(t *testing.T, tl *tally, name string, c suiteCase, out outcome) {
-	o, err := oracle.New(c.Schema, out.checked.Draft)
+	o, err := newOracle(c.Schema, out.checked)
 	if err != nil {
 		t.Errorf("%s: the oracle cannot compile the schema: %v", name, err)
 		return

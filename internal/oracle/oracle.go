@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -47,6 +48,7 @@ type Option func(*config)
 
 type config struct {
 	libraryFormats bool
+	assertFormats  bool
 	loc            string
 }
 
@@ -54,6 +56,13 @@ type config struct {
 // formats are asserted where the draft says so, and a pattern the Go engine
 // cannot compile makes New fail.
 func LibraryFormats() Option { return func(c *config) { c.libraryFormats = true } }
+
+// AssertFormats judges as the checker does under Options.AssertFormat:
+// format is asserted in every draft, by the validator's own checks for the
+// names in subsetcheck.AssertedFormats, while every other format name stays
+// a no-op (the checker refuses those on strings, S210, and a format beside
+// a type that admits no string constrains nothing).
+func AssertFormats() Option { return func(c *config) { c.assertFormats = true } }
 
 // At sets the location the schema is loaded at (default
 // "file:///schema.json"); a relative one is taken from the working
@@ -75,8 +84,14 @@ func New(schemaJSON []byte, draft subsetcheck.Draft, opts ...Option) (*Oracle, e
 	if d := drafts[draft]; d != nil {
 		c.DefaultDraft(d)
 	}
+	if cfg.assertFormats {
+		c.AssertFormat()
+	}
 	if !cfg.libraryFormats {
 		for _, name := range formatNames {
+			if cfg.assertFormats && slices.Contains(subsetcheck.AssertedFormats, name) {
+				continue // the validator's own check
+			}
 			c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
 		}
 		c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) {

@@ -1,0 +1,121 @@
+package equiv
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// assertFormat are the checker options of every format test.
+var assertFormat = subsetcheck.Options{DefaultDraft: subsetcheck.Draft2020, AssertFormat: true}
+
+// formatOracle judges one string by the validator asserting format name.
+func formatOracle(t *testing.T, name string) *oracle.Oracle {
+	t.Helper()
+	o, err := oracle.New([]byte(`{"format":"`+name+`"}`), subsetcheck.Draft2020, oracle.AssertFormats())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// TestFormatStrings checks the generator's format strings and its reading
+// of each format against the validator: members valid, near misses not,
+// and formatHolds agreeing on both. None of them holds a sign where the
+// validator's strconv.Atoi would take one.
+func TestFormatStrings(t *testing.T) {
+	for _, name := range subsetcheck.AssertedFormats {
+		o := formatOracle(t, name)
+		if len(formatMembers[name]) == 0 || len(formatNearMisses[name]) == 0 {
+			t.Errorf("%s: no strings", name)
+		}
+		for _, valid := range []bool{true, false} {
+			list := formatMembers[name]
+			if !valid {
+				list = formatNearMisses[name]
+			}
+			for _, s := range list {
+				text := Compact(vStr(s))
+				if got := o.ValidValue(s); got != valid {
+					t.Errorf("%s %s: validator says %v, listed as %v", name, text, got, valid)
+				}
+				if got := formatHolds(name, s); got != valid {
+					t.Errorf("%s %s: formatHolds says %v, listed as %v", name, text, got, valid)
+				}
+			}
+		}
+	}
+}
+
+// TestFormatQuirk pins the one place we knowingly differ from the
+// validator: it reads time fields and ipv4 octets with strconv.Atoi, so a
+// sign gets in; RFC 3339 and dotted decimal allow digits only.
+func TestFormatQuirk(t *testing.T) {
+	for _, c := range []struct{ format, text string }{
+		{"time", "+1:00:00Z"},
+		{"time", "12:00:00+05:+3"},
+		{"date-time", "2024-02-29T-0:00:00Z"},
+		{"ipv4", "+1.2.3.4"},
+		{"ipv4", "1.2.3.+4"},
+	} {
+		if !formatOracle(t, c.format).ValidValue(c.text) {
+			t.Errorf("%s %q: the validator no longer accepts it; drop the quirk", c.format, c.text)
+		}
+		if formatHolds(c.format, c.text) {
+			t.Errorf("%s %q: formatHolds accepts a sign", c.format, c.text)
+		}
+	}
+}
+
+// TestFormatSchemas runs the equivalence check, with formats asserted, on
+// the hand-written schemas of testdata/equiv/formats; those in its refused
+// folder must be refused with the code their name starts with.
+func TestFormatSchemas(t *testing.T) {
+	tl := &tally{}
+	files, _ := filepath.Glob("../testdata/equiv/formats/*.json")
+	if len(files) < 20 {
+		t.Fatalf("only %d schemas in testdata/equiv/formats", len(files))
+	}
+	t.Run("group", func(t *testing.T) {
+		for _, f := range files {
+			name := filepath.Base(f)
+			t.Run(strings.TrimSuffix(name, ".json"), func(t *testing.T) {
+				t.Parallel()
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := checkSchemaWith(t, tl, "formats/"+name, data, assertFormat, *flagSeed)
+				if !out.compiled && len(out.codes) > 0 {
+					t.Errorf("%s: %s, want compiled: %v", name, out, out.err)
+				}
+			})
+		}
+	})
+	t.Log(tl)
+	refused, _ := filepath.Glob("../testdata/equiv/formats/refused/*.json")
+	if len(refused) == 0 {
+		t.Fatal("no refused format schemas")
+	}
+	for _, f := range refused {
+		name := filepath.Base(f)
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, _, _ := strings.Cut(name, "-")
+		out, ok := buildWith(t, name, data, assertFormat)
+		if !ok {
+			continue
+		}
+		if out.compiled {
+			t.Errorf("%s: compiled, want refused with %s", name, code)
+		} else if !strings.Contains(out.String(), code) {
+			t.Errorf("%s: %s, want %s among the codes", name, out, code)
+		}
+	}
+}
