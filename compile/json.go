@@ -99,14 +99,31 @@ func (cp *compiler) hex() gbnf.Expr {
 }
 
 // rawChars is the class of code points a string may hold unescaped, minus
-// the sorted runes in except.
+// the sorted runes in except. It is built once per trie node of every
+// extra-name rule, so it merges the two sorted lists instead of sorting.
 func rawChars(except []rune) gbnf.Expr {
-	rs := make([]rune, 0, len(notRaw)+len(except))
-	rs = append(append(rs, notRaw...), except...)
-	slices.Sort(rs)
-	c := class(true, rs...)
-	// Surrogates are never characters; llama.cpp may decode CESU-8 bytes to them.
+	c := &gbnf.Class{Negated: true, Ranges: make([]gbnf.Range, 0, notRawRanges+len(except)+2)}
+	add := func(r rune) {
+		if n := len(c.Ranges); n > 0 && c.Ranges[n-1].Hi+1 >= r {
+			if r > c.Ranges[n-1].Hi {
+				c.Ranges[n-1].Hi = r
+			}
+			return
+		}
+		c.Ranges = append(c.Ranges, gbnf.Range{Lo: r, Hi: r})
+	}
 	i := 0
+	for _, r := range notRaw {
+		for ; i < len(except) && except[i] < r; i++ {
+			add(except[i])
+		}
+		add(r)
+	}
+	for ; i < len(except); i++ {
+		add(except[i])
+	}
+	// Surrogates are never characters; llama.cpp may decode CESU-8 bytes to them.
+	i = 0
 	for i < len(c.Ranges) && c.Ranges[i].Lo < 0xD800 {
 		i++
 	}
@@ -128,6 +145,9 @@ var notRaw = func() []rune {
 	}
 	return append(rs, '"', '\\', 0xFFFD)
 }()
+
+// notRawRanges is how many ranges notRaw makes: controls, `"`, `\`, U+FFFD.
+const notRawRanges = 4
 
 // number is any JSON number.
 func (cp *compiler) number() gbnf.Expr {
@@ -261,22 +281,22 @@ func escapesExcept(except []rune) gbnf.Expr {
 }
 
 // nameTrie holds the declared names an extra member's name must avoid.
+// Children are kept sorted by rune: a node has few, and the grammar walks
+// them in that order.
 type nameTrie struct {
 	end      bool
-	children map[rune]*nameTrie
+	keys     []rune      // the children's runes, ascending
+	children []*nameTrie // children[i] follows keys[i]
 }
 
 func (t *nameTrie) add(s string) {
 	for _, r := range s {
-		if t.children == nil {
-			t.children = map[rune]*nameTrie{}
+		i, found := slices.BinarySearch(t.keys, r)
+		if !found {
+			t.keys = slices.Insert(t.keys, i, r)
+			t.children = slices.Insert(t.children, i, &nameTrie{})
 		}
-		c := t.children[r]
-		if c == nil {
-			c = &nameTrie{}
-			t.children[r] = c
-		}
-		t = c
+		t = t.children[i]
 	}
 	t.end = true
 }
@@ -306,16 +326,11 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 		if !t.end {
 			alts = append(alts, lit(`"`))
 		}
-		keys := make([]rune, 0, len(t.children))
-		for r := range t.children {
-			keys = append(keys, r)
-		}
-		sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-		for _, r := range keys {
+		for i, r := range t.keys {
 			e, _ := canonicalEscape(r)
-			alts = append(alts, seq(lit(e), walk(t.children[r])))
+			alts = append(alts, seq(lit(e), walk(t.children[i])))
 		}
-		alts = append(alts, cp.otherTail(keys, tail))
+		alts = append(alts, cp.otherTail(t.keys, tail))
 		return alt(alts...)
 	}
 	name := cp.newName("extra-name")
@@ -384,34 +399,37 @@ func (t *nameTrie) pathBytes(depth int) int {
 // character next), the node's path goes to escPaths instead, and one
 // alternative (path | path | …) escape rest covers them all.
 func (cp *compiler) flatNames(t *nameTrie, path string, tail gbnf.Expr, alts []gbnf.Expr, escPaths *[]string) []gbnf.Expr {
-	after := func(items ...gbnf.Expr) gbnf.Expr {
-		if path == "" {
-			return seq(items...)
-		}
-		return seq(append([]gbnf.Expr{lit(path)}, items...)...)
-	}
 	if !t.end {
 		alts = append(alts, lit(path+`"`))
 	}
-	keys := make([]rune, 0, len(t.children))
-	for r := range t.children {
-		keys = append(keys, r)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	for _, r := range keys {
+	for i, r := range t.keys {
 		e, _ := canonicalEscape(r)
-		alts = cp.flatNames(t.children[r], path+e, tail, alts, escPaths)
+		alts = cp.flatNames(t.children[i], path+e, tail, alts, escPaths)
 	}
+	var other gbnf.Expr // a character that leaves the trie here
 	switch {
-	case len(keys) == 0:
-		alts = append(alts, after(cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) }), tail))
-	case len(rawOnly(keys)) == len(keys): // no escaped child: the escapes are all other characters
-		alts = append(alts, after(rawChars(keys), tail))
+	case len(t.keys) == 0:
+		other = cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) })
+	case !anyEscaped(t.keys): // no escaped child: the escapes are all other characters
+		other = rawChars(t.keys)
 		*escPaths = append(*escPaths, path)
 	default:
-		alts = append(alts, after(cp.canonicalChar(keys), tail))
+		other = cp.canonicalChar(t.keys)
 	}
-	return alts
+	if path == "" {
+		return append(alts, seq(other, tail))
+	}
+	return append(alts, seq(lit(path), other, tail))
+}
+
+// anyEscaped says whether the canonical form escapes one of rs.
+func anyEscaped(rs []rune) bool {
+	for _, r := range rs {
+		if _, esc := canonicalEscape(r); esc {
+			return true
+		}
+	}
+	return false
 }
 
 // otherTail is a character other than the sorted runes in except, then any
