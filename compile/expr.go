@@ -117,19 +117,43 @@ func rangeClass(lo, hi rune) gbnf.Expr {
 
 // newName allocates a rule name derived from base: [a-zA-Z0-9-] only, never
 // one already in use, numbered on collision, in a deterministic order.
+//
+// Names are only ever added, so the smallest free number for a base never
+// goes down: the search starts after the last number given to that base
+// (kept in cp.helper under a key no helper rule has), which keeps a
+// thousand "extra-name-N" rules linear instead of quadratic.
 func (cp *compiler) newName(base string) string {
 	base = sanitize(base)
-	name := base
-	for i := 2; cp.names[name]; i++ {
+	if !cp.names[base] {
+		cp.names[base] = true
+		return base
+	}
+	key := nextSuffixKey + base
+	i := 2
+	if last, ok := cp.helper[key]; ok {
+		i, _ = strconv.Atoi(last)
+		i++
+	}
+	name := base + "-" + strconv.Itoa(i)
+	for cp.names[name] {
+		i++
 		name = base + "-" + strconv.Itoa(i)
 	}
 	cp.names[name] = true
+	cp.helper[key] = strconv.Itoa(i)
 	return name
 }
+
+// nextSuffixKey prefixes the cp.helper keys that hold newName's last
+// number per base; no helper rule's key starts with a NUL.
+const nextSuffixKey = "\x00suffix:"
 
 // sanitize keeps letters and digits, turns every other run into one "-",
 // and keeps names short enough to read.
 func sanitize(s string) string {
+	if isCleanName(s) {
+		return s // most bases are: skip the copy
+	}
 	var b strings.Builder
 	dash := false
 	for _, r := range s {
@@ -151,6 +175,24 @@ func sanitize(s string) string {
 		out = "schema"
 	}
 	return out
+}
+
+// isCleanName says whether sanitize would return s unchanged: letters and
+// digits in runs joined by single dashes, at most 60 bytes.
+func isCleanName(s string) bool {
+	if s == "" || len(s) > 60 || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c == '-' && s[i-1] != '-':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // pointerName derives a readable rule name from a JSON Pointer:
