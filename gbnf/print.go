@@ -15,7 +15,7 @@ import (
 // llama.cpp rejects for lack of a root rule.
 func (g *Grammar) String() string {
 	var b strings.Builder
-	if err := Print(&b, g); err != nil {
+	if err := printGrammar(&b, g); err != nil {
 		return "# gbnf: cannot print grammar: " + strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
 	}
 	return b.String()
@@ -28,10 +28,25 @@ func (g *Grammar) String() string {
 // without ranges (llama.cpp reads [] as the empty string), a choice without
 // alternatives, nil nodes, invalid names, bad repeat bounds.
 func Print(w io.Writer, g *Grammar) error {
+	var b strings.Builder
+	if err := printGrammar(&b, g); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// bytesPerRule is a guess of a printed rule's length, to size the buffer
+// once instead of doubling it from nothing (most rules of compiled grammars
+// print in 40 to 400 bytes).
+const bytesPerRule = 128
+
+// printGrammar prints g into b, which String returns without copying.
+func printGrammar(b *strings.Builder, g *Grammar) error {
 	if g == nil {
 		return errors.New("gbnf: nil grammar")
 	}
-	var b strings.Builder
+	b.Grow(bytesPerRule * len(g.Rules))
 	for i, r := range g.Rules {
 		if r == nil {
 			return fmt.Errorf("gbnf: rule %d is nil", i)
@@ -41,13 +56,12 @@ func Print(w io.Writer, g *Grammar) error {
 		}
 		b.WriteString(r.Name)
 		b.WriteString(" ::= ")
-		if err := printExpr(&b, r.Expr, ctxTop); err != nil {
+		if err := printExpr(b, r.Expr, ctxTop); err != nil {
 			return fmt.Errorf("gbnf: rule %s: %w", r.Name, err)
 		}
 		b.WriteByte('\n')
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return nil
 }
 
 // printCtx is where an expression is printed, which decides its parentheses.
@@ -134,8 +148,12 @@ func printExpr(b *strings.Builder, e Expr, ctx printCtx) error {
 			return nil
 		}
 		b.WriteByte('"')
-		for _, r := range e.Text {
-			writeLitRune(b, r)
+		if plainASCII(e.Text) {
+			b.WriteString(e.Text)
+		} else {
+			for _, r := range e.Text {
+				writeLitRune(b, r)
+			}
 		}
 		b.WriteByte('"')
 	case *Class:
@@ -221,6 +239,17 @@ func printClass(b *strings.Builder, c *Class) error {
 	return nil
 }
 
+// plainASCII says whether a literal prints as its own bytes: printable
+// ASCII without `"` or `\`, as most literals are.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7F || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // writeLitRune writes one code point of a literal.
 func writeLitRune(b *strings.Builder, r rune) {
 	switch r {
@@ -264,6 +293,10 @@ func writeRune(b *strings.Builder, r rune) {
 		return
 	case '\n':
 		b.WriteString(`\n`)
+		return
+	}
+	if r >= 0x20 && r < 0x7F { // printable ASCII
+		b.WriteByte(byte(r))
 		return
 	}
 	printable := r == ' ' || r != utf8.RuneError && utf8.ValidRune(r) && unicode.IsPrint(r)
