@@ -16,10 +16,13 @@
 // grammar are valid, and llama.cpp (through interop) loads the grammars and
 // agrees with our matcher. Corpora: testdata/equiv (hand-written),
 // testdata/jsts (the official test suite, with a ledger), testdata/corpus
-// (a JSONSchemaBench slice). Flags:
+// (a JSONSchemaBench slice); with formats asserted (AssertFormat),
+// testdata/equiv/formats and the suite's optional format tests
+// (TestFormatSchemas, TestFormatSuite). Flags:
 //
 //	go test ./equiv -corpus=/work/shared/corpus/jsonschemabench  # a whole corpus, with counts
 //	go test ./equiv -run TestSuite -update                       # rewrite the suite's ledger
+//	go test ./equiv -run TestCorpus -assert-format               # the corpus with formats asserted
 //	go test ./equiv -seed=N -maxfails=N -engine=false
 //	go test ./equiv -run XXX -fuzz FuzzEquiv                     # findings go to testdata/fuzz
 package equiv
