@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
@@ -248,4 +249,56 @@ func suiteVerdict(t *testing.T, where string, out outcome, v *subsetcheck.Value,
 		}
 	}
 	return ours
+}
+
+// The harness must catch a format grammar that accepts too much or too
+// little: run it on a format schema with a wrong grammar swapped in.
+func TestHarnessCatchesWrongFormatGrammars(t *testing.T) {
+	const (
+		d2   = `[0-9] [0-9]`
+		year = d2 + ` ` + d2
+	)
+	for _, c := range []struct {
+		format, grammar, want string
+	}{
+		// No leap second at all: 23:59:60Z is valid.
+		{"time", `root ::= "\"" ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9] ":" [0-5] [0-9] ("." [0-9]+)? ([Zz] | [+-] ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9]) "\""`, "INCOMPLETE"},
+		// A leap second in any minute: 22:59:60Z is not valid.
+		{"time", `root ::= "\"" ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9] ":" ([0-5] [0-9] | "60") ("." [0-9]+)? ([Zz] | [+-] ([01] [0-9] | "2" [0-3]) ":" [0-5] [0-9]) "\""`, "UNSOUND"},
+		// Every month has 31 days.
+		{"date", `root ::= "\"" ` + year + ` "-" ("0" [1-9] | "1" [0-2]) "-" ("0" [1-9] | [12] [0-9] | "3" [01]) "\""`, "UNSOUND"},
+		// Lower-case hex only.
+		{"uuid", `root ::= "\"" h h h h h h h h "-" h h h h "-" h h h h "-" h h h h "-" h h h h h h h h h h h h "\""` + "\nh ::= [0-9a-f]", "INCOMPLETE"},
+		// Octets up to 299.
+		{"ipv4", `root ::= "\"" o "." o "." o "." o "\""` + "\no ::= [0-9] | [1-9] [0-9] | [12] [0-9] [0-9]", "UNSOUND"},
+	} {
+		schema := []byte(`{"type":"string","format":"` + c.format + `"}`)
+		rec := &recorder{TB: t}
+		out, ok := buildWith(t, "selftest", schema, assertFormat)
+		if !ok || !out.compiled {
+			t.Fatalf("selftest schema %s: %s", schema, out)
+		}
+		g, err := gbnf.Parse(c.grammar)
+		if err != nil {
+			t.Fatalf("%s: %v", c.grammar, err)
+		}
+		m, err := gbnf.NewMatcher(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.grammar, out.matcher = g, m
+		o, err := newOracle(schema, out.checked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &run{t: rec, name: "selftest", schema: schema, seed: 1, out: out, oracle: o, tally: &tally{}}
+		r.check()
+		found := false
+		for _, e := range rec.errors {
+			found = found || strings.Contains(e, c.want)
+		}
+		if !found {
+			t.Errorf("%s grammar %s: harness reported %d errors, none %q", c.format, c.grammar, len(rec.errors), c.want)
+		}
+	}
 }
