@@ -25,13 +25,22 @@ func Validate(g *Grammar) error {
 	if g == nil {
 		return ErrorList{{Msg: "nil grammar"}}
 	}
-	defined := map[string]bool{}
+	// Each name's index in first-definition order; it doubles as the set
+	// of defined names. Later stages work on these indices: string-keyed
+	// maps per rule were most of Validate's cost on compiled grammars.
+	index := make(map[string]int32, len(g.Rules))
+	effective := make([]*Rule, 0, len(g.Rules)) // by index: the last definition of each name
 	for i, r := range g.Rules {
 		if r == nil {
 			v.add(Pos{}, "rule %d is nil", i)
 			continue
 		}
-		defined[r.Name] = true
+		if j, ok := index[r.Name]; ok {
+			effective[j] = r
+			continue
+		}
+		index[r.Name] = int32(len(effective))
+		effective = append(effective, r)
 	}
 	for _, r := range g.Rules {
 		if r == nil {
@@ -40,13 +49,13 @@ func Validate(g *Grammar) error {
 		if !validName(r.Name) {
 			v.add(r.Pos, "rule name %q is not a GBNF name: use letters, digits and -", r.Name)
 		}
-		v.expr(r.Name, r.Expr, defined)
+		v.expr(r.Name, r.Expr, index)
 	}
-	if !defined["root"] {
+	if _, ok := index["root"]; !ok {
 		v.add(Pos{}, "no rule named root: matching starts there")
 	}
 	if len(v.errs) == 0 {
-		v.leftRecursion(g)
+		v.leftRecursion(effective, index)
 	}
 	if len(v.errs) == 0 {
 		return nil
@@ -74,7 +83,7 @@ func validName(name string) bool {
 }
 
 // expr checks one rule body node by node.
-func (v *validator) expr(rule string, e Expr, defined map[string]bool) {
+func (v *validator) expr(rule string, e Expr, defined map[string]int32) {
 	switch e := e.(type) {
 	case nil:
 		v.add(Pos{}, "rule %s: nil expression", rule)
@@ -116,7 +125,7 @@ func (v *validator) expr(rule string, e Expr, defined map[string]bool) {
 		}
 		if !validName(e.Name) {
 			v.add(e.Pos, "rule %s: reference %q is not a GBNF name", rule, e.Name)
-		} else if !defined[e.Name] {
+		} else if _, ok := defined[e.Name]; !ok {
 			v.add(e.Pos, "rule %s: undefined rule %s", rule, e.Name)
 		}
 	case *Repeat:
@@ -136,32 +145,28 @@ func (v *validator) expr(rule string, e Expr, defined map[string]bool) {
 // leftRecursion reports every cycle in the left-corner graph: rule a has an
 // edge to rule b when b can be the first thing a matches, directly or after
 // parts that match the empty string. llama.cpp refuses such grammars (and
-// would loop on them). Only the effective definition of each name counts.
-func (v *validator) leftRecursion(g *Grammar) {
-	rules := map[string]*Rule{}
-	var names []string // effective rules in first-definition order
-	for _, r := range g.Rules {
-		if rules[r.Name] == nil {
-			names = append(names, r.Name)
-		}
-		rules[r.Name] = r
-	}
-	nullable := nullableRules(rules, names)
-	for _, name := range names {
-		if nullableStar(rules[name].Expr, nullable) {
-			v.add(rules[name].Pos, "rule %s: *, + or {m,} over an item that can match the empty string: llama.cpp expands it into a left-recursive rule and refuses it; make the item non-empty or the repetition bounded", name)
+// would loop on them). Only the effective definition of each name counts:
+// rules holds it for each index of index, every reference is defined.
+func (v *validator) leftRecursion(rules []*Rule, index map[string]int32) {
+	lc := leftCorners{index: index, nullable: nullableRules(rules, index)}
+	for _, r := range rules {
+		if lc.nullableStar(r.Expr) {
+			v.add(r.Pos, "rule %s: *, + or {m,} over an item that can match the empty string: llama.cpp expands it into a left-recursive rule and refuses it; make the item non-empty or the repetition bounded", r.Name)
 		}
 	}
 
-	edges := map[string][]string{}
-	for _, name := range names {
-		seen := map[string]bool{}
-		leftCorner(rules[name].Expr, nullable, func(ref string) {
-			if !seen[ref] {
-				seen[ref] = true
-				edges[name] = append(edges[name], ref)
-			}
-		})
+	edges := make([][]int32, len(rules))
+	lastFrom := make([]int32, len(rules)) // 1 + the last rule that added an edge to each rule
+	var from int32                        // the rule whose edges lc.of visits
+	lc.visit = func(to int32) {
+		if lastFrom[to] != from+1 {
+			lastFrom[to] = from + 1
+			edges[from] = append(edges[from], to)
+		}
+	}
+	for i, r := range rules {
+		from = int32(i)
+		lc.of(r.Expr)
 	}
 
 	// Iterative depth-first search; a back edge closes a cycle.
@@ -170,90 +175,106 @@ func (v *validator) leftRecursion(g *Grammar) {
 		onPath
 		done
 	)
-	state := map[string]int{}
+	state := make([]uint8, len(rules))
 	type frame struct {
-		name string
+		rule int32
 		next int
 	}
-	for _, start := range names {
+	var path []frame
+	for start := range rules {
 		if state[start] != unvisited {
 			continue
 		}
-		path := []frame{{name: start}}
+		path = append(path[:0], frame{rule: int32(start)})
 		state[start] = onPath
 		for len(path) > 0 {
 			top := &path[len(path)-1]
-			if top.next == len(edges[top.name]) {
-				state[top.name] = done
+			if top.next == len(edges[top.rule]) {
+				state[top.rule] = done
 				path = path[:len(path)-1]
 				continue
 			}
-			to := edges[top.name][top.next]
+			to := edges[top.rule][top.next]
 			top.next++
 			switch state[to] {
 			case unvisited:
 				state[to] = onPath
-				path = append(path, frame{name: to})
+				path = append(path, frame{rule: to})
 			case onPath:
 				var chain []string
 				for i := len(path) - 1; i >= 0; i-- {
-					chain = append(chain, path[i].name)
-					if path[i].name == to {
+					chain = append(chain, rules[path[i].rule].Name)
+					if path[i].rule == to {
 						break
 					}
 				}
 				for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
 					chain[i], chain[j] = chain[j], chain[i]
 				}
-				chain = append(chain, to)
+				chain = append(chain, rules[to].Name)
 				v.add(rules[to].Pos, "left recursion: %s (llama.cpp refuses it; move the recursive reference after something that consumes input)", strings.Join(chain, " -> "))
 			}
 		}
 	}
 }
 
-// nullableRules finds the rules that match the empty string: a worklist
-// fixpoint that re-examines a rule only when a rule it uses becomes nullable.
-func nullableRules(rules map[string]*Rule, names []string) map[string]bool {
-	nullable := map[string]bool{}
-	users := map[string][]string{} // rule -> rules that reference it
-	for _, name := range names {
-		seen := map[string]bool{}
-		walkRefs(rules[name].Expr, func(ref string) {
-			if !seen[ref] {
-				seen[ref] = true
-				users[ref] = append(users[ref], name)
-			}
-		})
+// nullableRules finds the rules that match the empty string, by index: a
+// worklist fixpoint that re-examines a rule only when a rule it uses
+// becomes nullable.
+func nullableRules(rules []*Rule, index map[string]int32) []bool {
+	lc := leftCorners{index: index, nullable: make([]bool, len(rules))}
+	users := make([][]int32, len(rules))  // rule -> rules that reference it
+	lastUser := make([]int32, len(rules)) // 1 + the last rule added to each users list
+	var user int32                        // the rule whose references walkRefs visits
+	addUser := func(name string) {
+		if j := index[name]; lastUser[j] != user+1 {
+			lastUser[j] = user + 1
+			users[j] = append(users[j], user)
+		}
 	}
-	work := append([]string(nil), names...)
+	for i, r := range rules {
+		user = int32(i)
+		walkRefs(r.Expr, addUser)
+	}
+	work := make([]int32, len(rules))
+	for i := range work {
+		work[i] = int32(i)
+	}
 	for len(work) > 0 {
-		name := work[len(work)-1]
+		i := work[len(work)-1]
 		work = work[:len(work)-1]
-		if nullable[name] || !leftCorner(rules[name].Expr, nullable, nil) {
+		if lc.nullable[i] || !lc.of(rules[i].Expr) {
 			continue
 		}
-		nullable[name] = true
-		work = append(work, users[name]...)
+		lc.nullable[i] = true
+		work = append(work, users[i]...)
 	}
-	return nullable
+	return lc.nullable
 }
 
-// leftCorner reports whether e matches the empty string, given the nullable
-// rules, and calls visit (when not nil) with each rule e can start with.
-func leftCorner(e Expr, nullable map[string]bool, visit func(string)) bool {
+// leftCorners answers, for rule bodies, whether they match the empty
+// string given the nullable rules (by index), and calls visit (when not
+// nil) with the index of each rule a body can start with.
+type leftCorners struct {
+	index    map[string]int32
+	nullable []bool
+	visit    func(int32)
+}
+
+// of reports whether e matches the empty string, visiting its left corners.
+func (lc *leftCorners) of(e Expr) bool {
 	switch e := e.(type) {
 	case *Alt:
 		some := false
 		for _, a := range e.Alts {
-			if leftCorner(a, nullable, visit) {
+			if lc.of(a) {
 				some = true
 			}
 		}
 		return some
 	case *Seq:
 		for _, it := range e.Items {
-			if !leftCorner(it, nullable, visit) {
+			if !lc.of(it) {
 				return false
 			}
 		}
@@ -261,40 +282,41 @@ func leftCorner(e Expr, nullable map[string]bool, visit func(string)) bool {
 	case *Lit:
 		return e.Text == ""
 	case *Ref:
-		if visit != nil {
-			visit(e.Name)
+		i := lc.index[e.Name]
+		if lc.visit != nil {
+			lc.visit(i)
 		}
-		return nullable[e.Name]
+		return lc.nullable[i]
 	case *Repeat:
 		if e.Max == 0 {
 			return true // x{0} never runs x
 		}
-		return leftCorner(e.Expr, nullable, visit) || e.Min == 0
+		return lc.of(e.Expr) || e.Min == 0
 	}
 	return false // Class, Any
 }
 
 // nullableStar reports whether e holds an unbounded repetition of an item
 // that matches the empty string.
-func nullableStar(e Expr, nullable map[string]bool) bool {
+func (lc *leftCorners) nullableStar(e Expr) bool {
 	switch e := e.(type) {
 	case *Alt:
 		for _, a := range e.Alts {
-			if nullableStar(a, nullable) {
+			if lc.nullableStar(a) {
 				return true
 			}
 		}
 	case *Seq:
 		for _, it := range e.Items {
-			if nullableStar(it, nullable) {
+			if lc.nullableStar(it) {
 				return true
 			}
 		}
 	case *Repeat:
-		if e.Max < 0 && leftCorner(e.Expr, nullable, nil) {
+		if plain := (leftCorners{index: lc.index, nullable: lc.nullable}); e.Max < 0 && plain.of(e.Expr) {
 			return true
 		}
-		return nullableStar(e.Expr, nullable)
+		return lc.nullableStar(e.Expr)
 	}
 	return false
 }
