@@ -9,63 +9,143 @@ import (
 // itself), then every reference to them, then unreachable rules. A model
 // must never be led into a part of the grammar it cannot finish. It reports
 // whether root still derives some text.
+//
+// Rules are known by their index (names are unique: newName and shared make
+// sure), and each rule's references are collected once: walking the bodies
+// and hashing names again at every step was a quarter of compile time.
 func (cp *compiler) prune() bool {
+	rules := cp.g.Rules
+	index := make(map[string]int32, len(rules))
+	for i, r := range rules {
+		index[r.Name] = int32(i)
+	}
+	uses := collectUses(rules, index)
 	// A worklist: when a rule turns productive, only the rules that use it
 	// are looked at again. Sweeping every rule until nothing changes took
 	// one sweep per link of a chain (first[i] -> first[i+1] of a wide
 	// object), quadratic: half a minute for 10,000 properties.
-	productive := map[string]bool{}
-	users := map[string][]*gbnf.Rule{}
-	for _, r := range cp.g.Rules {
-		seen := map[string]bool{}
-		walkRefs(r.Expr, func(name string) {
-			if !seen[name] {
-				seen[name] = true
-				users[name] = append(users[name], r)
-			}
-		})
+	users := make([][]int32, len(rules))
+	for i := range rules {
+		for _, j := range uses.of(i) {
+			users[j] = append(users[j], int32(i))
+		}
+	}
+	productive := make([]bool, len(rules))
+	isProductive := func(name string) bool {
+		i, ok := index[name]
+		return ok && productive[i]
 	}
 	// Backwards: a rule is mostly created before the rules it uses, so the
 	// stack pops used rules first.
-	work := append([]*gbnf.Rule(nil), cp.g.Rules...)
+	work := make([]int32, len(rules))
+	for i := range work {
+		work[i] = int32(i)
+	}
 	for len(work) > 0 {
-		r := work[len(work)-1]
+		i := work[len(work)-1]
 		work = work[:len(work)-1]
-		if !productive[r.Name] && r.Expr != nil && derives(r.Expr, productive) {
-			productive[r.Name] = true
-			work = append(work, users[r.Name]...)
+		if !productive[i] && rules[i].Expr != nil && derives(rules[i].Expr, isProductive) {
+			productive[i] = true
+			work = append(work, users[i]...)
 		}
 	}
-	if !productive["root"] {
+	root, ok := index["root"]
+	if !ok || !productive[root] {
 		return false
 	}
-	byName := map[string]*gbnf.Rule{}
-	var kept []*gbnf.Rule
-	for _, r := range cp.g.Rules {
-		if productive[r.Name] {
-			r.Expr = simplify(r.Expr, productive)
-			kept = append(kept, r)
-			byName[r.Name] = r
+	for i, r := range rules {
+		if productive[i] && !uses.allProductive(i, productive) {
+			r.Expr = simplify(r.Expr, isProductive) // drops references: collect them again
+			uses.collect(i, r.Expr)
 		}
 	}
-	skipAliases(kept)
+	aliasOf := skipAliases(rules, productive, uses)
 	// Keep the rules reachable from root, in their first-created order.
-	reach := map[string]bool{"root": true}
-	stack := []string{"root"}
+	reach := make([]bool, len(rules))
+	reach[root] = true
+	stack := []int32{root}
 	for len(stack) > 0 {
-		n := stack[len(stack)-1]
+		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		walkRefs(byName[n].Expr, func(name string) {
-			if !reach[name] {
-				reach[name] = true
-				stack = append(stack, name)
+		for _, j := range uses.of(int(i)) {
+			if j = aliasOf(j); !reach[j] {
+				reach[j] = true
+				stack = append(stack, j)
 			}
-		})
+		}
 	}
-	cp.g.Rules = cp.g.Rules[:0]
-	for _, r := range kept {
-		if reach[r.Name] {
-			cp.g.Rules = append(cp.g.Rules, r)
+	kept := cp.g.Rules[:0]
+	for i, r := range rules {
+		if productive[i] && reach[i] {
+			kept = append(kept, r)
+		}
+	}
+	clear(cp.g.Rules[len(kept):]) // let the dropped rules go
+	cp.g.Rules = kept
+	return true
+}
+
+// ruleUses lists, for each rule, the distinct rules its body refers to, in
+// order of first reference, and whether it refers to an undefined name.
+type ruleUses struct {
+	index   map[string]int32
+	refs    [][]int32
+	missing []bool
+	seen    []int32 // the collection that last listed each rule
+	gen     int32   // the current collection
+}
+
+func collectUses(rules []*gbnf.Rule, index map[string]int32) *ruleUses {
+	u := &ruleUses{index: index, refs: make([][]int32, len(rules)),
+		missing: make([]bool, len(rules)), seen: make([]int32, len(rules))}
+	for i, r := range rules {
+		u.collect(i, r.Expr)
+	}
+	return u
+}
+
+// collect lists the references of rule i, whose body is e.
+func (u *ruleUses) collect(i int, e gbnf.Expr) {
+	u.gen++
+	u.refs[i], u.missing[i] = u.refs[i][:0], false
+	u.walk(i, e)
+}
+
+func (u *ruleUses) walk(i int, e gbnf.Expr) {
+	switch e := e.(type) {
+	case *gbnf.Seq:
+		for _, x := range e.Items {
+			u.walk(i, x)
+		}
+	case *gbnf.Alt:
+		for _, x := range e.Alts {
+			u.walk(i, x)
+		}
+	case *gbnf.Repeat:
+		u.walk(i, e.Expr)
+	case *gbnf.Ref:
+		j, ok := u.index[e.Name]
+		switch {
+		case !ok:
+			u.missing[i] = true
+		case u.seen[j] != u.gen:
+			u.seen[j] = u.gen
+			u.refs[i] = append(u.refs[i], j)
+		}
+	}
+}
+
+func (u *ruleUses) of(i int) []int32 { return u.refs[i] }
+
+// allProductive says whether rule i refers only to productive rules, so
+// that simplify has nothing to drop from it.
+func (u *ruleUses) allProductive(i int, productive []bool) bool {
+	if u.missing[i] {
+		return false
+	}
+	for _, j := range u.refs[i] {
+		if !productive[j] {
+			return false
 		}
 	}
 	return true
@@ -73,7 +153,7 @@ func (cp *compiler) prune() bool {
 
 // derives says whether e can derive some finite text, given the rules known
 // to do so.
-func derives(e gbnf.Expr, productive map[string]bool) bool {
+func derives(e gbnf.Expr, productive func(string) bool) bool {
 	switch e := e.(type) {
 	case nil:
 		return false
@@ -94,14 +174,14 @@ func derives(e gbnf.Expr, productive map[string]bool) bool {
 	case *gbnf.Repeat:
 		return e.Min == 0 || derives(e.Expr, productive)
 	case *gbnf.Ref:
-		return productive[e.Name]
+		return productive(e.Name)
 	}
 	return true // Lit, Class, Any
 }
 
 // simplify drops the parts of e that derive nothing; e itself derives some
 // text, so the result is never nil.
-func simplify(e gbnf.Expr, productive map[string]bool) gbnf.Expr {
+func simplify(e gbnf.Expr, productive func(string) bool) gbnf.Expr {
 	if !derives(e, productive) {
 		return nil
 	}
@@ -138,30 +218,48 @@ func simplify(e gbnf.Expr, productive map[string]bool) gbnf.Expr {
 // skipAliases points every reference to a rule that is only another
 // rule's name (properties-age ::= integer) at that rule, so the alias is
 // left unreachable and dropped: llama.cpp parses the whole grammar text
-// again for each text node-llama-cpp checks, so every rule costs.
-func skipAliases(rules []*gbnf.Rule) {
-	alias := map[string]string{}
-	for _, r := range rules {
-		if to, ok := r.Expr.(*gbnf.Ref); ok && r.Name != "root" && to.Name != r.Name {
-			alias[r.Name] = to.Name
+// again for each text node-llama-cpp checks, so every rule costs. It
+// returns what each rule index now stands for.
+func skipAliases(rules []*gbnf.Rule, productive []bool, u *ruleUses) func(int32) int32 {
+	alias := map[int32]int32{}
+	for i, r := range rules {
+		if to, ok := r.Expr.(*gbnf.Ref); ok && productive[i] && r.Name != "root" && to.Name != r.Name {
+			if j, ok := u.index[to.Name]; ok {
+				alias[int32(i)] = j
+			}
 		}
+	}
+	resolve := func(i int32) int32 {
+		for steps := 0; steps <= len(alias); steps++ { // bounded: a cycle of aliases stays as it is
+			to, ok := alias[i]
+			if !ok {
+				return i
+			}
+			i = to
+		}
+		return i
 	}
 	if len(alias) == 0 {
-		return
+		return resolve
 	}
-	resolve := func(n string) string {
-		for steps := 0; steps <= len(alias); steps++ { // bounded: a cycle of aliases stays as it is
-			to, ok := alias[n]
-			if !ok {
-				return n
-			}
-			n = to
+	rename := func(name string) string {
+		if i, ok := u.index[name]; ok {
+			return rules[resolve(i)].Name
 		}
-		return n
+		return name
 	}
-	for _, r := range rules {
-		renameRefs(r.Expr, resolve)
+	for i, r := range rules {
+		if !productive[i] {
+			continue
+		}
+		for _, j := range u.of(i) {
+			if _, ok := alias[j]; ok {
+				renameRefs(r.Expr, rename)
+				break
+			}
+		}
 	}
+	return resolve
 }
 
 // renameRefs replaces the name of every reference in e by to(name).
@@ -201,10 +299,10 @@ func walkRefs(e gbnf.Expr, f func(string)) {
 }
 
 // clean says whether e refers only to productive rules: nothing to drop.
-func clean(e gbnf.Expr, productive map[string]bool) bool {
+func clean(e gbnf.Expr, productive func(string) bool) bool {
 	ok := true
 	walkRefs(e, func(name string) {
-		if !productive[name] {
+		if !productive(name) {
 			ok = false
 		}
 	})
