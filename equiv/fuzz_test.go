@@ -14,8 +14,17 @@ import (
 // read picks a keyword, a bound or a name, so that the fuzzer's mutations
 // walk the space of schemas the compiler must handle exactly.
 type schemaBuilder struct {
-	data []byte
-	i    int
+	data   []byte
+	i      int
+	format string // when set, string schemas carry it (FuzzFormats)
+}
+
+// withFormat adds the builder's format to a string schema's keywords.
+func (b *schemaBuilder) withFormat(schema string) string {
+	if b.format == "" {
+		return schema
+	}
+	return `{"format":"` + b.format + `",` + schema[1:]
 }
 
 func (b *schemaBuilder) next() int {
@@ -41,13 +50,13 @@ func (b *schemaBuilder) schema(depth int) string {
 	}
 	switch b.next() % 14 {
 	case 0:
-		return fmt.Sprintf(`{"type":%q}`, b.pick([]string{"null", "boolean", "integer", "number", "string", "array", "object"}))
+		return b.withFormat(fmt.Sprintf(`{"type":%q}`, b.pick([]string{"null", "boolean", "integer", "number", "string", "array", "object"})))
 	case 1:
 		return fmt.Sprintf(`{"type":"integer","minimum":%s,"maximum":%s}`, b.pick(fuzzInts), b.pick(fuzzInts))
 	case 2:
 		return fmt.Sprintf(`{"type":"integer","exclusiveMinimum":%s,"exclusiveMaximum":%s}`, b.pick(fuzzInts), b.pick(fuzzInts))
 	case 3:
-		return fmt.Sprintf(`{"type":"string","minLength":%d,"maxLength":%d}`, b.next()%5, b.next()%7)
+		return b.withFormat(fmt.Sprintf(`{"type":"string","minLength":%d,"maxLength":%d}`, b.next()%5, b.next()%7))
 	case 4:
 		n := b.next()%4 + 0
 		var vs []string
@@ -86,6 +95,9 @@ func (b *schemaBuilder) schema(depth int) string {
 	case 11:
 		return `{"type":"object","properties":{"n":{"$ref":"#/$defs/r"}},"additionalProperties":false}`
 	case 12:
+		if b.format != "" {
+			return b.withFormat(`{"type":["string","null"]}`)
+		}
 		return fmt.Sprintf(`{"type":["string","null"],"maxLength":%d}`, b.next()%4)
 	default:
 		return `{"type":"number"}`
@@ -94,8 +106,9 @@ func (b *schemaBuilder) schema(depth int) string {
 
 // fuzzSchema builds a whole schema document: the root, plus one definition
 // "r" that refers back to the root so recursion gets exercised.
-func fuzzSchema(data []byte) string {
-	b := &schemaBuilder{data: data}
+func fuzzSchema(data []byte) string { return fuzzSchemaWith(&schemaBuilder{data: data}) }
+
+func fuzzSchemaWith(b *schemaBuilder) string {
 	root := b.schema(0)
 	if !strings.HasPrefix(root, "{") || root == "{}" {
 		return root
@@ -119,5 +132,24 @@ func FuzzEquiv(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		schema := fuzzSchema(data)
 		checkSchema(t, &tally{}, "fuzz", []byte(schema), subsetcheck.Draft2020, 1)
+	})
+}
+
+// FuzzFormats is FuzzEquiv with formats asserted: the first byte picks one
+// of subsetcheck.AssertedFormats, which every string schema then carries.
+func FuzzFormats(f *testing.F) {
+	for _, seed := range []string{"\x00\x00\x04", "\x01\x03\x01\x02", "\x02\x08\x02\x00\x00\x04\x01\x00\x0c", "\x05\x09\x00\x04\x0c", "\x06\x06\x00\x04\x01\x03", "\x03\x07\x00\x04\x0c\x00\x04"} {
+		f.Add([]byte(seed))
+	}
+	if fz := flag.Lookup("test.fuzz"); fz != nil && fz.Value.String() != "" {
+		*flagEngine = false
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		formats := subsetcheck.AssertedFormats
+		schema := fuzzSchemaWith(&schemaBuilder{data: data[1:], format: formats[int(data[0])%len(formats)]})
+		checkSchemaWith(t, &tally{}, "fuzz", []byte(schema), assertFormat, 1)
 	})
 }
