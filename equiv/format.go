@@ -194,7 +194,7 @@ var formatMembers = map[string][]string{
 	},
 	"duration": {
 		"P1W", "P1Y2M3D", "PT1H", "P1DT2M", "PT0S", "P0D", "P1Y", "P1M", "PT1M", "PT1S", "P1Y2M3DT4H5M6S",
-		"P12W", "PT36H", "P0Y", "P1YT1S", "P2MT30M", "P0000D",
+		"P12W", "PT36H", "P1Y2D", "PT1H2S", "P0Y", "P1YT1S", "P2MT30M", "P0000D",
 	},
 }
 

@@ -1,14 +1,11 @@
 package equiv
 
 import (
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
@@ -122,133 +119,6 @@ func TestFormatSchemas(t *testing.T) {
 			t.Errorf("%s: %s, want %s among the codes", name, out, code)
 		}
 	}
-}
-
-const formatLedger = "../testdata/jsts/format-ledger.txt"
-
-// formatSuiteKnown are the suite's verdicts our grammars knowingly do not
-// give, each with the reason. A listed case that agrees again fails the
-// test, so the list cannot go stale.
-var formatSuiteKnown = map[string]string{
-	// The suite reads RFC 3339's duration ABNF strictly: a unit may be
-	// left out only at the end of the date or time part (dur-year =
-	// 1*DIGIT "Y" [dur-month], dur-hour = 1*DIGIT "H" [dur-minute]). The
-	// validator, and so our grammar, takes any units in order.
-	`draft2020-12 "P1Y2D"`:  "the validator accepts years and days without months",
-	`draft2020-12 "PT1H2S"`: "the validator accepts hours and seconds without minutes",
-}
-
-// TestFormatSuite runs the official suite's optional format tests for the
-// asserted formats (testdata/jsts/*/optional/format) with formats
-// asserted: each case is compiled or refused as the ledger says, and for
-// each test our verdict (the grammar accepts Canonical(S, data), or the data
-// cannot be written at all) must equal the suite's "valid", but for the
-// cases listed in formatSuiteKnown. Where the validator differs from the
-// suite is counted and logged: there the suite, not the validator, is the
-// judge. Each case's schema also goes through the generated check.
-func TestFormatSuite(t *testing.T) {
-	tl := &tally{}
-	var ledger []string
-	var tests, agree, known, oracleDiffers int
-	seenKnown := map[string]bool{}
-	for _, dir := range []struct {
-		name  string
-		draft subsetcheck.Draft
-	}{{"draft7", subsetcheck.Draft7}, {"draft2020-12", subsetcheck.Draft2020}} {
-		files, _ := filepath.Glob(filepath.Join("../testdata/jsts", dir.name, "optional/format/*.json"))
-		if len(files) == 0 {
-			t.Fatalf("no optional format files for %s", dir.name)
-		}
-		opts := subsetcheck.Options{DefaultDraft: dir.draft, AssertFormat: true}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var cases []suiteCase
-			if err := json.Unmarshal(data, &cases); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			for i, c := range cases {
-				name := fmt.Sprintf("%s/optional/format/%s#%d", dir.name, filepath.Base(f), i)
-				out := checkSchemaWith(t, tl, name, c.Schema, opts, *flagSeed)
-				ledger = append(ledger, fmt.Sprintf("%s %q: %s", name, c.Description, out))
-				if !out.compiled {
-					continue
-				}
-				o, err := newOracle(c.Schema, out.checked)
-				if err != nil {
-					t.Errorf("%s: the oracle cannot compile the schema: %v", name, err)
-					continue
-				}
-				for j, test := range c.Tests {
-					where := fmt.Sprintf("%s test %d %q", name, j, test.Description)
-					doc, err := subsetcheck.Read("data", test.Data, subsetcheck.Limits{})
-					if err != nil {
-						t.Errorf("%s: data not strict JSON: %v", where, err)
-						continue
-					}
-					tests++
-					text := Compact(doc.Root)
-					ours := suiteVerdict(t, where, out, doc.Root, test.Valid)
-					if ok, err := o.Valid(text); ok != test.Valid || err != nil {
-						oracleDiffers++
-						t.Logf("%s: the validator says %v (%v), the suite %v, we %v, for %s", where, ok, err, test.Valid, ours, text)
-					}
-					key := dir.name + " " + text
-					switch why, isKnown := formatSuiteKnown[key]; {
-					case ours == test.Valid && isKnown:
-						t.Errorf("%s: listed in formatSuiteKnown (%s) but now agrees with the suite: drop it", where, why)
-					case ours == test.Valid:
-						agree++
-					case isKnown:
-						known++
-						seenKnown[key] = true
-					default:
-						t.Errorf("%s: DISAGREES with the suite: %s is %v, our grammar says %v\n  schema: %s", where, text, test.Valid, ours, c.Schema)
-					}
-				}
-			}
-		}
-	}
-	for key := range formatSuiteKnown {
-		if !seenKnown[key] {
-			t.Errorf("formatSuiteKnown %q: no such disagreeing test any more", key)
-		}
-	}
-	t.Logf("suite tests %d: agree %d, known differences %d, the validator differs from the suite on %d", tests, agree, known, oracleDiffers)
-	t.Log(tl)
-	got := strings.Join(ledger, "\n") + "\n"
-	if *flagUpdate {
-		if err := os.WriteFile(formatLedger, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(formatLedger)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	diffLedgers(t, string(want), got)
-}
-
-// suiteVerdict is our verdict on a suite test's data: whether the grammar
-// accepts its canonical text. Canonical and the grammar must agree, and
-// when the verdict is "invalid", no spelling of the data may be accepted.
-func suiteVerdict(t *testing.T, where string, out outcome, v *subsetcheck.Value, suiteValid bool) bool {
-	canon, cerr := compile.Canonical(out.checked, v)
-	ours := cerr == nil && out.matcher.Accepts(canon)
-	if cerr == nil && !ours {
-		t.Errorf("%s: Canonical writes %q, which the grammar rejects", where, canon)
-	}
-	if !ours {
-		for _, sp := range Spellings {
-			if s := Text(v, sp); out.matcher.Accepts(s) {
-				t.Errorf("%s: the grammar rejects the canonical text but accepts %q", where, s)
-			}
-		}
-	}
-	return ours
 }
 
 // The harness must catch a format grammar that accepts too much or too
