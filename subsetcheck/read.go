@@ -1,6 +1,7 @@
 package subsetcheck
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/big"
@@ -9,8 +10,6 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/tidwall/gjson"
 )
 
 // DefaultLimits are the limits used for every zero field of Limits.
@@ -51,9 +50,9 @@ func (l Limits) withDefaults() Limits {
 // a byte order mark, trailing data, duplicate member names, invalid UTF-8 and
 // lone surrogates; and it bounds the work with lim. Its error is an ErrorList.
 //
-// The text is validated first by a scanner that never recurses (so nesting
-// 100,000 deep ends in L502, not a stack overflow); only then is the tree
-// built by walking it with gjson, whose ForEach keeps document order.
+// One scanner that never recurses (so nesting 100,000 deep ends in L502, not
+// a stack overflow) validates the text and builds the tree as it goes; the
+// tree is returned only when the whole text is valid.
 func Read(name string, data []byte, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	doc := &Document{Name: name, Data: data}
@@ -62,24 +61,23 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 			Message: fmt.Sprintf("the input is %d bytes, more than the limit of %d (Limits.MaxInputBytes); split the schema or raise the limit", len(data), lim.MaxInputBytes)}}
 	}
 	doc.lineStarts = lineStarts(data)
-	s := scanner{doc: doc, data: data, lim: lim}
+	// One copy of the text: every string and number of the tree is a
+	// substring of it, as the caller may reuse data.
+	s := scanner{doc: doc, data: data, text: string(data), lim: lim}
 	s.scan()
 	if len(s.problems) > 0 {
 		return nil, s.problems.Err()
 	}
-	b := builder{doc: doc}
-	root := gjson.ParseBytes(data)
-	root.Index = s.rootOffset
-	doc.Root = b.build(root, "")
-	if len(b.problems) > 0 {
-		return nil, b.problems.Err()
+	if len(s.duplicates) > 0 {
+		return nil, s.duplicates.Err()
 	}
+	doc.Root = s.root
 	return doc, nil
 }
 
 // lineStarts lists the byte offset at which each line begins.
 func lineStarts(data []byte) []int {
-	starts := []int{0}
+	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))
 	for i, c := range data {
 		if c == '\n' {
 			starts = append(starts, i+1)
@@ -115,28 +113,32 @@ func (d *Document) problem(code Code, pointer string, offset int, format string,
 // JSON Pointer of a syntax error.
 type frame struct {
 	object   bool
-	start    int    // offset of the opening bracket
-	index    int    // arrays: index of the current item
-	keyStart int    // objects: offset of the current member name's quote, -1 before the first
-	keyEnd   int    // objects: offset just past the closing quote
-	key      string // decoded lazily, only to report a problem
+	start    int            // offset of the opening bracket
+	index    int            // arrays: index of the current item
+	keyStart int            // objects: offset of the current member name's quote, -1 before the first
+	keyEnd   int            // objects: offset just past the closing quote
+	key      string         // decoded lazily, only to report a problem
+	val      *Value         // the value being built; nil inside a duplicate member, which is left out
+	names    map[string]int // objects past linearMembers: member name -> offset of the name
 }
 
-// scanner validates a JSON text without recursion.
+// scanner validates a JSON text without recursion and builds its Value tree.
 type scanner struct {
 	doc        *Document
 	data       []byte
+	text       string // data as a string, for the tree's substrings
 	lim        Limits
 	pos        int
 	stack      []frame
 	problems   ErrorList
-	rootOffset int
+	duplicates ErrorList // duplicate member names: reported only if the text is valid
+	root       *Value
 	nested     int // sum of the sizes of all containers: bytes times their depth
 	values     int // values seen so far, against Limits.MaxValues
 }
 
-// close pops a container and counts its bytes towards Limits.MaxNestedBytes:
-// building the tree with gjson reads each container once per level above it.
+// close pops a container and counts its bytes towards Limits.MaxNestedBytes,
+// which bounds the work of whoever walks the tree level by level.
 func (s *scanner) close() {
 	top := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
@@ -213,7 +215,6 @@ func (s *scanner) scan() {
 		return
 	}
 	s.skipSpace()
-	s.rootOffset = s.pos
 	for {
 		s.value()
 		// After a value: close containers or move to the next item.
@@ -251,13 +252,72 @@ func (s *scanner) scan() {
 }
 
 // open pushes a container, refusing to pass Limits.MaxDepth.
-func (s *scanner) open(object bool) {
+func (s *scanner) open(object bool, v *Value) {
 	if len(s.stack) >= s.lim.MaxDepth {
 		s.add(CodeTooDeep, s.pos, "values are nested more than %d deep (Limits.MaxDepth); flatten the document, for example with $ref to $defs", s.lim.MaxDepth)
 		panic(errSyntax{})
 	}
-	s.stack = append(s.stack, frame{object: object, start: s.pos, keyStart: -1})
+	s.stack = append(s.stack, frame{object: object, start: s.pos, keyStart: -1, val: v})
 	s.pos++
+}
+
+// newValue makes the Value starting at the position and hangs it in the
+// tree: the root, an item of the open array, or the member of the open
+// object whose name was just read. It returns nil inside a duplicate
+// member, and for the duplicate itself, which it reports.
+func (s *scanner) newValue() *Value {
+	if len(s.stack) == 0 {
+		s.root = &Value{Offset: s.pos}
+		return s.root
+	}
+	top := &s.stack[len(s.stack)-1]
+	parent := top.val
+	if parent == nil {
+		return nil
+	}
+	if !top.object {
+		v := &Value{Offset: s.pos}
+		parent.Items = append(parent.Items, v)
+		return v
+	}
+	name := decodeString(s.text[top.keyStart:top.keyEnd])
+	if first, dup := top.memberOffset(name); dup {
+		fl, fc := s.doc.Position(first)
+		s.duplicates = append(s.duplicates, s.doc.problem(CodeDuplicateKey, s.pointer(), top.keyStart,
+			"member name %q appears twice in one object, first at %d:%d and again here; validators disagree on which value wins, so keep only one", name, fl, fc))
+		return nil
+	}
+	v := &Value{Offset: s.pos}
+	parent.Members = append(parent.Members, Member{Name: name, NameOffset: top.keyStart, Value: v})
+	if top.names != nil {
+		top.names[name] = top.keyStart
+	}
+	return v
+}
+
+// linearMembers is how many members an object may have before duplicate
+// names are looked up in a map rather than by a scan of the members.
+const linearMembers = 16
+
+// memberOffset finds the member called name in the object being built.
+func (f *frame) memberOffset(name string) (int, bool) {
+	ms := f.val.Members
+	if len(ms) <= linearMembers {
+		for i := range ms {
+			if ms[i].Name == name {
+				return ms[i].NameOffset, true
+			}
+		}
+		return 0, false
+	}
+	if f.names == nil {
+		f.names = make(map[string]int, 2*len(ms))
+		for _, m := range ms {
+			f.names[m.Name] = m.NameOffset
+		}
+	}
+	offset, ok := f.names[name]
+	return offset, ok
 }
 
 // memberName reads `"name" :` and leaves the position on the value.
@@ -290,9 +350,14 @@ func (s *scanner) value() {
 		if s.pos >= len(s.data) {
 			s.fail(s.pos, "unexpected end of the input; expected a value")
 		}
+		v := s.newValue()
+		start := s.pos
 		switch c := s.data[s.pos]; c {
 		case '{':
-			s.open(true)
+			if v != nil {
+				v.Kind = Object
+			}
+			s.open(true, v)
 			s.skipSpace()
 			if s.pos < len(s.data) && s.data[s.pos] == '}' {
 				s.pos++
@@ -302,7 +367,10 @@ func (s *scanner) value() {
 			s.memberName(&s.stack[len(s.stack)-1])
 			continue
 		case '[':
-			s.open(false)
+			if v != nil {
+				v.Kind = Array
+			}
+			s.open(false, v)
 			s.skipSpace()
 			if s.pos < len(s.data) && s.data[s.pos] == ']' {
 				s.pos++
@@ -312,15 +380,27 @@ func (s *scanner) value() {
 			continue
 		case '"':
 			s.str()
+			if v != nil {
+				v.Kind, v.Str = String, decodeString(s.text[start:s.pos])
+			}
 		case 't':
 			s.literal("true")
+			if v != nil {
+				v.Kind, v.Bool = Bool, true
+			}
 		case 'f':
 			s.literal("false")
+			if v != nil {
+				v.Kind = Bool
+			}
 		case 'n':
-			s.literal("null")
+			s.literal("null") // Null is Kind's zero
 		default:
 			if c == '-' || c >= '0' && c <= '9' {
 				s.number()
+				if v != nil {
+					v.Kind, v.Num = Number, s.text[start:s.pos]
+				}
 			} else {
 				s.fail(s.pos, "expected a value, found %s", s.describe(s.pos))
 			}
@@ -538,54 +618,6 @@ func decodeString(raw string) string {
 func parseHex4(h string) rune {
 	v, _ := strconv.ParseUint(h, 16, 32)
 	return rune(v)
-}
-
-// builder turns validated text into Values, following gjson's document order.
-type builder struct {
-	doc      *Document
-	problems ErrorList
-}
-
-func (b *builder) build(r gjson.Result, pointer string) *Value {
-	v := &Value{Offset: r.Index}
-	switch {
-	case r.Type == gjson.Null:
-		v.Kind = Null
-	case r.Type == gjson.True || r.Type == gjson.False:
-		v.Kind, v.Bool = Bool, r.Type == gjson.True
-	case r.Type == gjson.Number:
-		v.Kind, v.Num = Number, r.Raw
-	case r.Type == gjson.String:
-		v.Kind, v.Str = String, decodeString(r.Raw)
-	case r.IsArray():
-		v.Kind = Array
-		i := 0
-		r.ForEach(func(_, item gjson.Result) bool {
-			v.Items = append(v.Items, b.build(item, pointer+"/"+strconv.Itoa(i)))
-			i++
-			return true
-		})
-	default:
-		v.Kind = Object
-		var seen map[string]int // name -> offset of its first appearance
-		r.ForEach(func(key, item gjson.Result) bool {
-			name := decodeString(key.Raw)
-			p := pointer + "/" + escapePointerToken(name)
-			if seen == nil {
-				seen = map[string]int{}
-			}
-			if first, dup := seen[name]; dup {
-				fl, fc := b.doc.Position(first)
-				b.problems = append(b.problems, b.doc.problem(CodeDuplicateKey, p, key.Index,
-					"member name %q appears twice in one object, first at %d:%d and again here; validators disagree on which value wins, so keep only one", name, fl, fc))
-				return true
-			}
-			seen[name] = key.Index
-			v.Members = append(v.Members, Member{Name: name, NameOffset: key.Index, Value: b.build(item, p)})
-			return true
-		})
-	}
-	return v
 }
 
 // escapePointerToken escapes one JSON Pointer reference token (RFC 6901).
