@@ -3,7 +3,6 @@ package schema2gbnf
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"strings"
 )
 
@@ -23,8 +22,8 @@ const provenancePrefix = "# schema2gbnf "
 
 // String is the comment line, without its newline.
 func (p Provenance) String() string {
-	return fmt.Sprintf("%s%s profile=%s whitespace=%s draft=%s format=%s schema=%s",
-		provenancePrefix, p.Version, p.Profile, p.Whitespace, p.Draft, p.Format, p.Schema)
+	return provenancePrefix + p.Version + " profile=" + p.Profile + " whitespace=" + p.Whitespace +
+		" draft=" + p.Draft + " format=" + p.Format + " schema=" + p.Schema
 }
 
 // SchemaHash is the Provenance.Schema value for schema bytes.
