@@ -338,9 +338,9 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 	r := &gbnf.Rule{Name: name}
 	cp.g.Rules = append(cp.g.Rules, r)
 	if root.pathBytes(0) <= maxFlatNameBytes {
-		var escPaths []string
-		alts := cp.flatNames(root, "", tail, nil, &escPaths)
-		r.Expr = seq(lit(`"`), alt(append(alts, cp.escapeAfter(escPaths, tail))...))
+		f := &flatNames{cp: cp, tail: tail}
+		f.write(root, "")
+		r.Expr = seq(lit(`"`), alt(append(f.alts, cp.escapeAfter(f.escPaths, tail))...))
 	} else {
 		r.Expr = seq(lit(`"`), walk(root))
 	}
@@ -398,28 +398,53 @@ func (t *nameTrie) pathBytes(depth int) int {
 // Where every escape leaves the trie (no name there has an escaped
 // character next), the node's path goes to escPaths instead, and one
 // alternative (path | path | …) escape rest covers them all.
-func (cp *compiler) flatNames(t *nameTrie, path string, tail gbnf.Expr, alts []gbnf.Expr, escPaths *[]string) []gbnf.Expr {
+type flatNames struct {
+	cp       *compiler
+	tail     gbnf.Expr
+	alts     []gbnf.Expr
+	escPaths []string
+	// rawBut[r] is rawChars([]rune{r}), made once per extra-name rule: most
+	// trie nodes have one child, an ASCII letter, and the class is the same
+	// for every node with that child.
+	rawBut [128]gbnf.Expr
+}
+
+func (f *flatNames) write(t *nameTrie, path string) {
 	if !t.end {
-		alts = append(alts, lit(path+`"`))
+		f.alts = append(f.alts, lit(path+`"`))
 	}
 	for i, r := range t.keys {
 		e, _ := canonicalEscape(r)
-		alts = cp.flatNames(t.children[i], path+e, tail, alts, escPaths)
+		f.write(t.children[i], path+e)
 	}
 	var other gbnf.Expr // a character that leaves the trie here
 	switch {
 	case len(t.keys) == 0:
-		other = cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) })
+		other = f.cp.shared("canonical-char", func(string) gbnf.Expr { return f.cp.canonicalChar(nil) })
 	case !anyEscaped(t.keys): // no escaped child: the escapes are all other characters
-		other = rawChars(t.keys)
-		*escPaths = append(*escPaths, path)
+		other = f.rawChars(t.keys)
+		f.escPaths = append(f.escPaths, path)
 	default:
-		other = cp.canonicalChar(t.keys)
+		other = f.cp.canonicalChar(t.keys)
 	}
 	if path == "" {
-		return append(alts, seq(other, tail))
+		f.alts = append(f.alts, seq(other, f.tail))
+	} else {
+		f.alts = append(f.alts, seq(lit(path), other, f.tail))
 	}
-	return append(alts, seq(lit(path), other, tail))
+}
+
+// rawChars is rawChars(keys), shared by the nodes whose one child is the
+// same ASCII character.
+func (f *flatNames) rawChars(keys []rune) gbnf.Expr {
+	if len(keys) != 1 || keys[0] >= 128 {
+		return rawChars(keys)
+	}
+	c := &f.rawBut[keys[0]]
+	if *c == nil {
+		*c = rawChars(keys)
+	}
+	return *c
 }
 
 // anyEscaped says whether the canonical form escapes one of rs.
