@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,7 +26,8 @@ func isEpsilon(e gbnf.Expr) bool {
 // seq is the concatenation of items: nil if any item is nil, flattened,
 // without empty sequences, adjacent literals joined.
 func seq(items ...gbnf.Expr) gbnf.Expr {
-	out := make([]gbnf.Expr, 0, len(items)+2)
+	var buf [8]gbnf.Expr // the result is copied out: one allocation for node and items
+	out := buf[:0]
 	for _, it := range items {
 		if it == nil {
 			return nil
@@ -41,7 +43,57 @@ func seq(items ...gbnf.Expr) gbnf.Expr {
 	if len(out) == 1 {
 		return out[0]
 	}
-	return &gbnf.Seq{Items: out}
+	return newSeq(out)
+}
+
+// newSeq makes a Seq of a copy of items; up to 8 items share one
+// allocation with the node (seq and alt make most of a grammar's nodes, and
+// allocation was most of compile time).
+func newSeq(items []gbnf.Expr) *gbnf.Seq {
+	n := len(items)
+	switch {
+	case n <= 3:
+		p := &struct {
+			node gbnf.Seq
+			buf  [3]gbnf.Expr
+		}{}
+		p.node.Items = p.buf[:n:n]
+		copy(p.node.Items, items)
+		return &p.node
+	case n <= 8:
+		p := &struct {
+			node gbnf.Seq
+			buf  [8]gbnf.Expr
+		}{}
+		p.node.Items = p.buf[:n:n]
+		copy(p.node.Items, items)
+		return &p.node
+	}
+	return &gbnf.Seq{Items: slices.Clone(items)}
+}
+
+// newAlt is newSeq for Alt.
+func newAlt(items []gbnf.Expr) *gbnf.Alt {
+	n := len(items)
+	switch {
+	case n <= 3:
+		p := &struct {
+			node gbnf.Alt
+			buf  [3]gbnf.Expr
+		}{}
+		p.node.Alts = p.buf[:n:n]
+		copy(p.node.Alts, items)
+		return &p.node
+	case n <= 8:
+		p := &struct {
+			node gbnf.Alt
+			buf  [8]gbnf.Expr
+		}{}
+		p.node.Alts = p.buf[:n:n]
+		copy(p.node.Alts, items)
+		return &p.node
+	}
+	return &gbnf.Alt{Alts: slices.Clone(items)}
 }
 
 func appendItem(out []gbnf.Expr, x gbnf.Expr) []gbnf.Expr {
@@ -60,7 +112,8 @@ func appendItem(out []gbnf.Expr, x gbnf.Expr) []gbnf.Expr {
 // alt is the union of items: nil items dropped, nested unions flattened,
 // nil when nothing is left.
 func alt(items ...gbnf.Expr) gbnf.Expr {
-	out := make([]gbnf.Expr, 0, len(items))
+	var buf [8]gbnf.Expr // the result is copied out: one allocation for node and items
+	out := buf[:0]
 	for _, it := range items {
 		if it == nil {
 			continue
@@ -77,7 +130,7 @@ func alt(items ...gbnf.Expr) gbnf.Expr {
 	case 1:
 		return out[0]
 	}
-	return &gbnf.Alt{Alts: out}
+	return newAlt(out)
 }
 
 // opt is e or nothing.
