@@ -16,9 +16,30 @@ import (
 func (g *Grammar) String() string {
 	var b strings.Builder
 	if err := printGrammar(&b, g); err != nil {
-		return "# gbnf: cannot print grammar: " + strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
+		return cannotPrint(err)
 	}
 	return b.String()
+}
+
+// StringAfter returns header's lines, a newline, then String(), printed in
+// one buffer: Compile puts its provenance comment first, and joining the two
+// strings copied the whole grammar once more.
+func (g *Grammar) StringAfter(header string) string {
+	var b strings.Builder
+	if g != nil {
+		b.Grow(len(header) + 1 + bytesPerRule*len(g.Rules))
+	}
+	b.WriteString(header)
+	b.WriteByte('\n')
+	if err := printGrammar(&b, g); err != nil {
+		return header + "\n" + cannotPrint(err)
+	}
+	return b.String()
+}
+
+// cannotPrint is the comment String returns for a grammar Print refuses.
+func cannotPrint(err error) string {
+	return "# gbnf: cannot print grammar: " + strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
 }
 
 // Print writes g as llama.cpp GBNF text: one "name ::= body" line per rule,
@@ -41,7 +62,7 @@ func Print(w io.Writer, g *Grammar) error {
 // print in 40 to 400 bytes).
 const bytesPerRule = 128
 
-// printGrammar prints g into b, which String returns without copying.
+// printGrammar appends g to b, which String returns without copying.
 func printGrammar(b *strings.Builder, g *Grammar) error {
 	if g == nil {
 		return errors.New("gbnf: nil grammar")
