@@ -287,18 +287,34 @@ type nameTrie struct {
 	end      bool
 	keys     []rune      // the children's runes, ascending
 	children []*nameTrie // children[i] follows keys[i]
+	// via is the canonical spelling of a name through this node: the
+	// node's path is a prefix of it, so paths need no string of their own.
+	via string
 }
 
 func (t *nameTrie) add(s string) {
+	via := canonicalSpelling(s)
 	for _, r := range s {
 		i, found := slices.BinarySearch(t.keys, r)
 		if !found {
 			t.keys = slices.Insert(t.keys, i, r)
-			t.children = slices.Insert(t.children, i, &nameTrie{})
+			t.children = slices.Insert(t.children, i, &nameTrie{via: via})
 		}
 		t = t.children[i]
 	}
 	t.end = true
+}
+
+// canonicalSpelling is s as the canonical form writes it inside quotes: s
+// itself unless some character must be escaped.
+func canonicalSpelling(s string) string {
+	for _, r := range s {
+		if _, esc := canonicalEscape(r); esc {
+			q := quoted(s)
+			return q[1 : len(q)-1]
+		}
+	}
+	return s
 }
 
 // extraName is a JSON string, canonically spelled, whose decoded value is
@@ -415,7 +431,8 @@ func (f *flatNames) write(t *nameTrie, path string) {
 	}
 	for i, r := range t.keys {
 		e, _ := canonicalEscape(r)
-		f.write(t.children[i], path+e)
+		c := t.children[i]
+		f.write(c, c.via[:len(path)+len(e)])
 	}
 	var other gbnf.Expr // a character that leaves the trie here
 	switch {
