@@ -42,12 +42,20 @@ func Validate(g *Grammar) error {
 		index[r.Name] = int32(len(effective))
 		effective = append(effective, r)
 	}
+	// The node checks also list, for each effective rule, the rules it
+	// uses: nullability needs them, and one walk is cheaper than two.
+	v.users = make([][]int32, len(effective))
+	v.lastUser = make([]int32, len(effective))
 	for _, r := range g.Rules {
 		if r == nil {
 			continue
 		}
 		if !validName(r.Name) {
 			v.add(r.Pos, "rule name %q is not a GBNF name: use letters, digits and -", r.Name)
+		}
+		v.user = -1
+		if i := index[r.Name]; effective[i] == r {
+			v.user = i
 		}
 		v.expr(r.Name, r.Expr, index)
 	}
@@ -64,7 +72,12 @@ func Validate(g *Grammar) error {
 	return v.errs
 }
 
-type validator struct{ errs ErrorList }
+type validator struct {
+	errs     ErrorList
+	user     int32     // the effective rule whose body expr walks, or -1
+	users    [][]int32 // by rule index: the effective rules that reference it
+	lastUser []int32   // 1 + the last rule added to each users list
+}
 
 func (v *validator) add(pos Pos, format string, args ...any) {
 	v.errs = append(v.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
@@ -125,8 +138,11 @@ func (v *validator) expr(rule string, e Expr, defined map[string]int32) {
 		}
 		if !validName(e.Name) {
 			v.add(e.Pos, "rule %s: reference %q is not a GBNF name", rule, e.Name)
-		} else if _, ok := defined[e.Name]; !ok {
+		} else if j, ok := defined[e.Name]; !ok {
 			v.add(e.Pos, "rule %s: undefined rule %s", rule, e.Name)
+		} else if v.user >= 0 && v.lastUser[j] != v.user+1 {
+			v.lastUser[j] = v.user + 1
+			v.users[j] = append(v.users[j], v.user)
 		}
 	case *Repeat:
 		if e == nil {
@@ -148,7 +164,7 @@ func (v *validator) expr(rule string, e Expr, defined map[string]int32) {
 // would loop on them). Only the effective definition of each name counts:
 // rules holds it for each index of index, every reference is defined.
 func (v *validator) leftRecursion(rules []*Rule, index map[string]int32) {
-	lc := leftCorners{index: index, nullable: nullableRules(rules, index)}
+	lc := leftCorners{index: index, nullable: nullableRules(rules, index, v.users)}
 	for _, r := range rules {
 		if lc.nullableStar(r.Expr) {
 			v.add(r.Pos, "rule %s: *, + or {m,} over an item that can match the empty string: llama.cpp expands it into a left-recursive rule and refuses it; make the item non-empty or the repetition bounded", r.Name)
@@ -220,22 +236,9 @@ func (v *validator) leftRecursion(rules []*Rule, index map[string]int32) {
 
 // nullableRules finds the rules that match the empty string, by index: a
 // worklist fixpoint that re-examines a rule only when a rule it uses
-// becomes nullable.
-func nullableRules(rules []*Rule, index map[string]int32) []bool {
+// becomes nullable (users[i]: the rules that reference rule i).
+func nullableRules(rules []*Rule, index map[string]int32, users [][]int32) []bool {
 	lc := leftCorners{index: index, nullable: make([]bool, len(rules))}
-	users := make([][]int32, len(rules))  // rule -> rules that reference it
-	lastUser := make([]int32, len(rules)) // 1 + the last rule added to each users list
-	var user int32                        // the rule whose references walkRefs visits
-	addUser := func(name string) {
-		if j := index[name]; lastUser[j] != user+1 {
-			lastUser[j] = user + 1
-			users[j] = append(users[j], user)
-		}
-	}
-	for i, r := range rules {
-		user = int32(i)
-		walkRefs(r.Expr, addUser)
-	}
 	work := make([]int32, len(rules))
 	for i := range work {
 		work[i] = int32(i)
