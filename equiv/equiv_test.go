@@ -2,6 +2,7 @@ package equiv
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,21 +15,31 @@ import (
 // docs/engines.md. Each must compile; those in testdata/equiv/refused must
 // be refused, with the code their file name starts with.
 func TestEquivSchemas(t *testing.T) {
+	checkDir(t, "", 40, subsetcheck.Options{DefaultDraft: subsetcheck.Draft2020})
+}
+
+func TestRefusedSchemas(t *testing.T) {
+	checkRefusedDir(t, "refused", subsetcheck.Options{DefaultDraft: subsetcheck.Draft2020})
+}
+
+// checkDir runs the equivalence check under opts on every schema of
+// testdata/equiv/dir (at least min of them); each must compile.
+func checkDir(t *testing.T, dir string, min int, opts subsetcheck.Options) {
 	tl := &tally{}
-	files, _ := filepath.Glob("../testdata/equiv/*.json")
-	if len(files) < 40 {
-		t.Fatalf("only %d schemas in testdata/equiv", len(files))
+	files, _ := filepath.Glob(filepath.Join("../testdata/equiv", dir, "*.json"))
+	if len(files) < min {
+		t.Fatalf("only %d schemas in testdata/equiv/%s", len(files), dir)
 	}
 	t.Run("group", func(t *testing.T) {
 		for _, f := range files {
-			name := filepath.Base(f)
-			t.Run(strings.TrimSuffix(name, ".json"), func(t *testing.T) {
+			name := path.Join(dir, filepath.Base(f))
+			t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
 				t.Parallel()
 				data, err := os.ReadFile(f)
 				if err != nil {
 					t.Fatal(err)
 				}
-				out := checkSchema(t, tl, name, data, subsetcheck.Draft2020, *flagSeed)
+				out := checkSchemaWith(t, tl, name, data, opts, *flagSeed)
 				if !out.compiled && len(out.codes) > 0 {
 					t.Errorf("%s: %s, want compiled: %v", name, out, out.err)
 				}
@@ -38,10 +49,12 @@ func TestEquivSchemas(t *testing.T) {
 	t.Log(tl)
 }
 
-func TestRefusedSchemas(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/equiv/refused/*.json")
+// checkRefusedDir checks that every schema of testdata/equiv/dir is refused
+// under opts, with the code its file name starts with.
+func checkRefusedDir(t *testing.T, dir string, opts subsetcheck.Options) {
+	files, _ := filepath.Glob(filepath.Join("../testdata/equiv", dir, "*.json"))
 	if len(files) == 0 {
-		t.Fatal("no refused schemas")
+		t.Fatalf("no refused schemas in testdata/equiv/%s", dir)
 	}
 	for _, f := range files {
 		name := filepath.Base(f)
@@ -50,15 +63,13 @@ func TestRefusedSchemas(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, _, _ := strings.Cut(name, "-")
-		out, ok := build(t, name, data, subsetcheck.Draft2020)
+		out, ok := buildWith(t, name, data, opts)
 		if !ok {
 			continue
 		}
 		if out.compiled {
 			t.Errorf("%s: compiled, want refused with %s", name, code)
-			continue
-		}
-		if !strings.Contains(out.String(), code) {
+		} else if !strings.Contains(out.String(), code) {
 			t.Errorf("%s: %s, want %s among the codes", name, out, code)
 		}
 	}

@@ -1,8 +1,6 @@
 package equiv
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -76,49 +74,8 @@ func TestFormatQuirk(t *testing.T) {
 // the hand-written schemas of testdata/equiv/formats; those in its refused
 // folder must be refused with the code their name starts with.
 func TestFormatSchemas(t *testing.T) {
-	tl := &tally{}
-	files, _ := filepath.Glob("../testdata/equiv/formats/*.json")
-	if len(files) < 20 {
-		t.Fatalf("only %d schemas in testdata/equiv/formats", len(files))
-	}
-	t.Run("group", func(t *testing.T) {
-		for _, f := range files {
-			name := filepath.Base(f)
-			t.Run(strings.TrimSuffix(name, ".json"), func(t *testing.T) {
-				t.Parallel()
-				data, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				out := checkSchemaWith(t, tl, "formats/"+name, data, assertFormat, *flagSeed)
-				if !out.compiled && len(out.codes) > 0 {
-					t.Errorf("%s: %s, want compiled: %v", name, out, out.err)
-				}
-			})
-		}
-	})
-	t.Log(tl)
-	refused, _ := filepath.Glob("../testdata/equiv/formats/refused/*.json")
-	if len(refused) == 0 {
-		t.Fatal("no refused format schemas")
-	}
-	for _, f := range refused {
-		name := filepath.Base(f)
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		code, _, _ := strings.Cut(name, "-")
-		out, ok := buildWith(t, name, data, assertFormat)
-		if !ok {
-			continue
-		}
-		if out.compiled {
-			t.Errorf("%s: compiled, want refused with %s", name, code)
-		} else if !strings.Contains(out.String(), code) {
-			t.Errorf("%s: %s, want %s among the codes", name, out, code)
-		}
-	}
+	checkDir(t, "formats", 20, assertFormat)
+	checkRefusedDir(t, "formats/refused", assertFormat)
 }
 
 // The harness must catch a format grammar that accepts too much or too
