@@ -115,23 +115,23 @@ func CoverageTables(recs []Record) string {
 	for _, x := range rank(byCode) {
 		fmt.Fprintf(&b, "| %s | %s | %d | %s | %d |\n", x.name, codeMeaning(subsetcheck.Code(x.name)), x.n, pct(x.n, refused), x.sole)
 	}
-	b.WriteString("\n| refused keyword (S201) | schemas blocked | % of refused | sole reason |\n|---|---:|---:|---:|\n")
-	for i, x := range rank(byKeyword) {
-		if i == 15 {
-			break
-		}
-		fmt.Fprintf(&b, "| `%s` | %d | %s | %d |\n", x.name, x.n, pct(x.n, refused), x.sole)
-	}
+	writeRanked(&b, "refused keyword (S201)", byKeyword, refused, 15)
 	if len(byFormat) > 0 {
-		b.WriteString("\n| refused format (S210) | schemas blocked | % of refused | sole reason |\n|---|---:|---:|---:|\n")
-		for i, x := range rank(byFormat) {
-			if i == 10 {
-				break
-			}
-			fmt.Fprintf(&b, "| `%s` | %d | %s | %d |\n", x.name, x.n, pct(x.n, refused), x.sole)
-		}
+		writeRanked(&b, "refused format (S210)", byFormat, refused, 10)
 	}
 	return b.String()
+}
+
+// writeRanked writes the most blockers that block most schemas as a table
+// headed by what, with their share of the refused schemas.
+func writeRanked(b *strings.Builder, what string, bs []blocker, refused, most int) {
+	fmt.Fprintf(b, "\n| %s | schemas blocked | %% of refused | sole reason |\n|---|---:|---:|---:|\n", what)
+	for i, x := range rank(bs) {
+		if i == most {
+			break
+		}
+		fmt.Fprintf(b, "| `%s` | %d | %s | %d |\n", x.name, x.n, pct(x.n, refused), x.sole)
+	}
 }
 
 // blocker is one reason one schema was refused; sole when it was the only one.
@@ -282,12 +282,6 @@ func AssertedCoverage(def, asserted []Record) string {
 		fmt.Fprintf(&b, "| %s | %d | %d (%s) | %d (%s) | %d |\n", label, x.n, x.compiledDef, pct(x.compiledDef, x.n),
 			x.compiledAsserted, pct(x.compiledAsserted, x.n), x.onlyFormat)
 	}
-	b.WriteString("\n| refused format (S210) | schemas blocked | % of refused | sole reason |\n|---|---:|---:|---:|\n")
-	for i, x := range rank(byFormat) {
-		if i == 10 {
-			break
-		}
-		fmt.Fprintf(&b, "| `%s` | %d | %s | %d |\n", x.name, x.n, pct(x.n, refused), x.sole)
-	}
+	writeRanked(&b, "refused format (S210)", byFormat, refused, 10)
 	return b.String()
 }
