@@ -1,0 +1,308 @@
+// Command stackcost counts what our grammars and node-llama-cpp's own
+// converter's (the peer's) cost llama.cpp's engine on the same texts, with
+// the llamastacks model, and optionally times the engine in node:
+//
+//	go run ./internal/llamastacks/cmd/stackcost [-peer] [-time] [-texts 4] [-json out.json] DIR...
+//
+// Texts are sampled from our compact grammar (valid values, canonical
+// spelling); only those both grammars accept are counted for both. Figures
+// are per code point. -time measures engine work per code point as
+// node-llama-cpp pays it: time(check texts) - time(check "" as often),
+// fastest of passes, the grammars taking turns. -ours-only skips the peer
+// and reports our grammar alone (for before/after runs of a shape change).
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/llamastacks"
+)
+
+// Side is one grammar's figures on a schema's texts.
+type Side struct {
+	Rules, Elements int
+	Cost            llamastacks.Cost
+	CheckUs         float64 `json:",omitempty"` // node: all texts, fastest pass
+	ParseUs         float64 `json:",omitempty"` // node: as many checks of ""
+}
+
+// Record is one schema.
+type Record struct {
+	File       string
+	Texts      int
+	Runes      int
+	Ours, Peer *Side `json:",omitempty"`
+	Note       string `json:",omitempty"`
+}
+
+func main() {
+	withPeer := flag.Bool("peer", false, "compare with node-llama-cpp's converter (needs node)")
+	withTime := flag.Bool("time", false, "time the engine in node as well")
+	nTexts := flag.Int("texts", 4, "texts to sample per schema")
+	maxRunes := flag.Int("max-runes", 1000, "longest text, in code points")
+	every := flag.Int("every", 1, "take every n-th schema only")
+	minMs := flag.Int("min-ms", 30, "time each grammar for at least this long")
+	jsonOut := flag.String("json", "", "write the records here")
+	flag.Parse()
+	var files []string
+	for _, dir := range flag.Args() {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	sort.Strings(files)
+	var eng *engine
+	if *withPeer || *withTime {
+		eng = startEngine()
+		defer eng.stop()
+	}
+	var recs []Record
+	for i, f := range files {
+		if i%max(*every, 1) != 0 {
+			continue
+		}
+		rec, ok := one(f, eng, *withPeer, *withTime, *nTexts, *maxRunes, *minMs)
+		if ok {
+			recs = append(recs, rec)
+		}
+	}
+	if *jsonOut != "" {
+		data, _ := json.MarshalIndent(recs, "", " ")
+		os.WriteFile(*jsonOut, append(data, '\n'), 0o644)
+	}
+	summary(os.Stdout, recs)
+}
+
+func one(file string, eng *engine, withPeer, withTime bool, nTexts, maxRunes, minMs int) (Record, bool) {
+	rec := Record{File: file}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return rec, false
+	}
+	ours, err := schema2gbnf.Compile(data, schema2gbnf.Options{})
+	if err != nil {
+		return rec, false
+	}
+	compact, err := schema2gbnf.Compile(data, schema2gbnf.Options{Whitespace: compile.Compact})
+	if err != nil {
+		return rec, false
+	}
+	s, err := gbnf.NewSampler(compact.Rules, 1)
+	if err != nil {
+		return rec, false
+	}
+	var texts []string
+	seen := map[string]bool{}
+	for try := 0; try < 4*nTexts && len(texts) < nTexts; try++ {
+		if t, ok := s.Sample(maxRunes); ok && !seen[t] {
+			seen[t] = true
+			texts = append(texts, t)
+		}
+	}
+	grammars := []string{ours.GBNF}
+	if withPeer {
+		var p struct{ GBNF, Error string }
+		if err := eng.call(map[string]any{"op": "peer", "schema": string(data)}, &p); err != nil || p.Error != "" {
+			return rec, false
+		}
+		grammars = append(grammars, strings.Replace(p.GBNF, ` "\n\n\n\n" [\n]*`, "", 1))
+	}
+	parsed := make([]*llamastacks.Grammar, len(grammars))
+	for i, text := range grammars {
+		if parsed[i], err = llamastacks.Parse(text); err != nil {
+			rec.Note = fmt.Sprintf("grammar %d: %v", i, err)
+			return rec, false
+		}
+	}
+	// Keep the texts every grammar accepts.
+	var common []string
+	costs := make([]llamastacks.Cost, len(grammars))
+texts:
+	for _, t := range texts {
+		cs := make([]llamastacks.Cost, len(grammars))
+		for i, g := range parsed {
+			c, err := g.Run(t)
+			if err != nil || !c.Accepted {
+				continue texts
+			}
+			cs[i] = c
+		}
+		for i := range costs {
+			costs[i] = costs[i].Add(cs[i])
+		}
+		common = append(common, t)
+		rec.Runes += utf8.RuneCountInString(t)
+	}
+	rec.Texts = len(common)
+	if len(common) == 0 {
+		return rec, false
+	}
+	sides := make([]*Side, len(grammars))
+	for i, g := range parsed {
+		sides[i] = &Side{Rules: g.Rules, Elements: g.Elements, Cost: costs[i]}
+	}
+	if withTime {
+		var w struct {
+			CheckUs  []float64 `json:"check_us"`
+			ParseUs  []float64 `json:"parse_us"`
+			Accepted [][]bool  `json:"accepted"`
+			Error    string    `json:"error"`
+		}
+		if err := eng.call(map[string]any{"op": "work", "grammars": grammars, "texts": common, "min_ms": minMs}, &w); err == nil && w.Error == "" {
+			for i := range sides {
+				sides[i].CheckUs, sides[i].ParseUs = w.CheckUs[i], w.ParseUs[i]
+				for j, ok := range w.Accepted[i] {
+					if !ok {
+						rec.Note += fmt.Sprintf("llama.cpp rejects text %d with grammar %d; ", j, i)
+					}
+				}
+			}
+		} else {
+			rec.Note = fmt.Sprintf("timing failed: %v %s", err, w.Error)
+		}
+	}
+	rec.Ours = sides[0]
+	if withPeer {
+		rec.Peer = sides[1]
+	}
+	return rec, true
+}
+
+// per is a figure per code point of the record's texts.
+func per(r Record, x int) float64 { return float64(x) / float64(r.Runes) }
+
+func summary(w io.Writer, recs []Record) {
+	if len(recs) == 0 {
+		fmt.Fprintln(w, "no schemas")
+		return
+	}
+	type fig struct {
+		name string
+		get  func(r Record, s *Side) float64
+	}
+	figs := []fig{
+		{"stacks/cp", func(r Record, s *Side) float64 { return per(r, s.Cost.Stacks) }},
+		{"max stacks", func(r Record, s *Side) float64 { return float64(s.Cost.MaxStacks) }},
+		{"built/cp", func(r Record, s *Side) float64 { return per(r, s.Cost.Built) }},
+		{"elements/cp", func(r Record, s *Side) float64 { return per(r, s.Cost.Elements) }},
+		{"compares/cp", func(r Record, s *Side) float64 { return per(r, s.Cost.Compares) }},
+		{"chartests/cp", func(r Record, s *Side) float64 { return per(r, s.Cost.CharTests) }},
+		{"init stacks", func(r Record, s *Side) float64 { return float64(s.Cost.InitStacks) / float64(r.Texts) }},
+		{"rules", func(r Record, s *Side) float64 { return float64(s.Rules) }},
+		{"elements", func(r Record, s *Side) float64 { return float64(s.Elements) }},
+		{"engine ns/cp", func(r Record, s *Side) float64 {
+			if s.CheckUs == 0 {
+				return math.NaN()
+			}
+			return 1000 * (s.CheckUs - s.ParseUs) / float64(r.Runes)
+		}},
+		{"parse us/text", func(r Record, s *Side) float64 {
+			if s.CheckUs == 0 {
+				return math.NaN()
+			}
+			return s.ParseUs / float64(r.Texts)
+		}},
+	}
+	runes := 0
+	for _, r := range recs {
+		runes += r.Runes
+	}
+	fmt.Fprintf(w, "%d schemas, %d code points\n", len(recs), runes)
+	fmt.Fprintf(w, "%-14s %10s %10s %10s %8s %8s %s\n", "figure", "ours mean", "ours max", "peer mean", "geo o/p", "o>p", "worst o/p")
+	for _, f := range figs {
+		var so, sp, mo float64
+		var logSum float64
+		var n, worse, nr int
+		worst, worstFile := 0.0, ""
+		for _, r := range recs {
+			o := f.get(r, r.Ours)
+			if math.IsNaN(o) {
+				continue
+			}
+			so += o
+			mo = max(mo, o)
+			n++
+			if r.Peer == nil {
+				continue
+			}
+			p := f.get(r, r.Peer)
+			sp += p
+			if o > 0 && p > 0 {
+				q := o / p
+				logSum += math.Log(q)
+				nr++
+				if q > 1.0001 {
+					worse++
+				}
+				if q > worst {
+					worst, worstFile = q, filepath.Base(filepath.Dir(r.File))+"/"+filepath.Base(r.File)
+				}
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		geo := math.NaN()
+		if nr > 0 {
+			geo = math.Exp(logSum / float64(nr))
+		}
+		fmt.Fprintf(w, "%-14s %10.2f %10.1f %10.2f %8.3f %8d %.2f %s\n", f.name, so/float64(n), mo, sp/float64(n), geo, worse, worst, worstFile)
+	}
+}
+
+// engine is one node process running engine.mjs.
+type engine struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startEngine() *engine {
+	_, self, _, _ := runtimeCaller()
+	cmd := exec.Command("node", filepath.Join(filepath.Dir(self), "engine.mjs"))
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "stackcost: node:", err)
+		os.Exit(1)
+	}
+	return &engine{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
+}
+
+func (e *engine) stop() {
+	e.in.Close()
+	e.cmd.Wait()
+}
+
+func (e *engine) call(req, resp any) error {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	if _, err := e.in.Write(append(data, '\n')); err != nil {
+		return err
+	}
+	line, err := e.out.ReadBytes('\n')
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(line, resp)
+}
