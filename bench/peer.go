@@ -15,15 +15,26 @@ type PeerRecord struct {
 	Ours Side `json:"ours"`
 	Peer Side `json:"peer"`
 
-	// Decoding cost, over texts sampled from our compact grammar (valid
-	// values, canonical spelling) that both grammars accept in llama.cpp.
-	Texts          int     `json:"texts"`                     // texts sampled
-	SampleRejected int     `json:"sample_rejected,omitempty"` // sampled texts our matcher rejects: a bug
-	OursAccepted   int     `json:"ours_accepted"`             // by llama.cpp with our grammar
-	Common         int     `json:"common"`                    // accepted by both grammars
-	CommonBytes    int     `json:"common_bytes"`              // their total length
-	OursCheckUs    float64 `json:"ours_check_us,omitempty"`   // llama.cpp, one pass over the common texts
-	PeerCheckUs    float64 `json:"peer_check_us,omitempty"`
+	// Texts: valid values, sampled from our compact grammar and from the
+	// peer's grammar (kept, in canonical spelling, when the value is valid).
+	Texts           int `json:"texts"`                     // sampled from our compact grammar
+	SampleRejected  int `json:"sample_rejected,omitempty"` // sampled texts our matcher rejects: a bug
+	OursAccepted    int `json:"ours_accepted"`             // of Texts, accepted by llama.cpp with our grammar
+	PeerAcceptsOurs int `json:"peer_accepts_ours"`         // of those, accepted with the peer's grammar too
+	PeerTexts       int `json:"peer_texts"`                // sampled from the peer's grammar, distinct
+	PeerNotStrict   int `json:"peer_not_strict,omitempty"` // of those, not strict JSON (lone surrogate escape, repeated name)
+	PeerTextsValid  int `json:"peer_texts_valid"`          // of those, valid values (compile.Canonical accepts them)
+	CanonRejected   int `json:"canon_rejected,omitempty"`  // canonical texts our matcher rejects: a bug, left out
+	PeerTextsCommon int `json:"peer_texts_common"`         // canonical texts accepted by llama.cpp with both grammars
+	OracleDisagree  int `json:"oracle_disagree,omitempty"` // texts where the validator and we differ: a bug
+
+	// Decoding cost, over the Common texts (both origins) that llama.cpp
+	// accepts with both grammars, repeated Copies times in each timed pass.
+	Common      int      `json:"common"`
+	CommonBytes int      `json:"common_bytes"`
+	CommonRunes int      `json:"common_runes"` // code points, what llama.cpp's engine steps through
+	Copies      int      `json:"copies,omitempty"`
+	Timings     []Timing `json:"timings,omitempty"` // independent measurements, to see how repeatable they are
 
 	// Matcher throughput on our grammar, over the texts llama.cpp accepts with it.
 	MatchBytes   int     `json:"match_bytes"`
@@ -43,6 +54,17 @@ type Side struct {
 	Rules        int      `json:"rules,omitempty"`
 	Warnings     []string `json:"warnings,omitempty"` // peer: what it said it ignored
 	Error        string   `json:"error,omitempty"`
+}
+
+// Timing is one measurement of llama.cpp's isTextCompatible on the common
+// texts with both grammars, taking turns in one process, fastest pass of
+// each. isTextCompatible parses the grammar source on every call, so
+// CheckUs = Common x ParseUs + the engine's work on the texts' code points.
+type Timing struct {
+	OursCheckUs float64 `json:"ours_check_us"` // one pass over the common texts (one copy)
+	PeerCheckUs float64 `json:"peer_check_us"`
+	OursParseUs float64 `json:"ours_parse_us"` // one isTextCompatible(""): the parse alone
+	PeerParseUs float64 `json:"peer_parse_us"`
 }
 
 // PeerRun is a side-by-side run as written by bench/peer -json.
@@ -93,18 +115,10 @@ func PeerTables(recs []PeerRecord) string {
 	}
 
 	var oursUs, peerUs, convUs, usRatio, oursLoad, peerLoad, oursBytes, peerBytes, bytesRatio, oursRules, peerRules []float64
-	var decodeRatio, fairRatio []float64
-	var oursDecode, peerDecode float64
-	var texts, oursOK, oursOKBoth, common, disagree, sampleRejected int
 	var goBytes, goUs, llamaUs float64
 	var matchRatio []float64
-	slower := 0
 	for _, r := range recs {
 		if r.Ours.Status == "compiled" {
-			texts += r.Texts
-			oursOK += r.OursAccepted
-			disagree += r.Disagree
-			sampleRejected += r.SampleRejected
 			if r.GoMatchUs > 0 && r.LlamaMatchUs > 0 {
 				goBytes += float64(r.MatchBytes)
 				goUs += r.GoMatchUs
@@ -126,20 +140,6 @@ func PeerTables(recs []PeerRecord) string {
 		bytesRatio = append(bytesRatio, float64(r.Ours.GrammarBytes)/float64(r.Peer.GrammarBytes))
 		oursRules = append(oursRules, float64(r.Ours.Rules))
 		peerRules = append(peerRules, float64(r.Peer.Rules))
-		common += r.Common
-		oursOKBoth += r.OursAccepted
-		if r.Common > 0 && r.OursCheckUs > 0 && r.PeerCheckUs > 0 {
-			x := r.OursCheckUs / r.PeerCheckUs
-			decodeRatio = append(decodeRatio, x)
-			if x > 1 {
-				slower++
-			}
-			oursDecode += r.OursCheckUs
-			peerDecode += r.PeerCheckUs
-			if r.Common == r.OursAccepted && r.Common >= 2 {
-				fairRatio = append(fairRatio, x)
-			}
-		}
 	}
 	b.WriteString("\n| measure (schemas both compile) | ours median / p90 / p99 / max | peer median / p90 / p99 / max | ratio ours/peer median / p90 / max |\n|---|---:|---:|---:|\n")
 	dist := func(xs []float64, f string) string {
@@ -156,25 +156,170 @@ func PeerTables(recs []PeerRecord) string {
 	fmt.Fprintf(&b, "| grammar bytes | %s | %s | %s |\n", dist(oursBytes, "%.0f"), dist(peerBytes, "%.0f"), ratio(bytesRatio))
 	fmt.Fprintf(&b, "| rules | %s | %s | |\n", dist(oursRules, "%.0f"), dist(peerRules, "%.0f"))
 
-	d := Summarize(decodeRatio)
-	fmt.Fprintf(&b, "\nDecoding cost (llama.cpp `isTextCompatible` over the same valid texts, ours / peer, per schema): "+
-		"%d schemas, median %.2f, p90 %.2f, max %.2f; ours slower on %d (%s).\n",
-		d.N, d.Median, d.P90, d.Max, slower, pct(slower, d.N))
-	f := Summarize(fairRatio)
-	fmt.Fprintf(&b, "The same, only where the peer's grammar accepts every one (at least 2) of our sampled texts "+
-		"(so it did not drop part of the schema, as it does e.g. with `\"type\": [\"object\", \"null\"]` → `null` only): "+
-		"%d schemas, median %.2f, p90 %.2f, max %.2f. Summed over all compared schemas: ours %.0f ms, peer %.0f ms (%.2f×).\n",
-		f.N, f.Median, f.P90, f.Max, oursDecode/1e3, peerDecode/1e3, oursDecode/max(peerDecode, 1e-9))
-	fmt.Fprintf(&b, "Texts: %d sampled from our compact grammars; llama.cpp accepts %d with our grammar; "+
-		"on the schemas both compile, the peer's grammar rejects %d of %d (%s): valid values its grammar cannot produce "+
-		"(it makes every declared property required, forbids unlisted ones, drops parts it does not support). "+
-		"Go matcher vs llama.cpp disagreements: %d; sampled texts our matcher rejects (left out): %d.\n",
-		texts, oursOK, oursOKBoth-common, oursOKBoth, pct(oursOKBoth-common, oursOKBoth), disagree, sampleRejected)
+	b.WriteString(decodingTables(recs))
 	if goUs > 0 && llamaUs > 0 {
 		m := Summarize(matchRatio)
 		fmt.Fprintf(&b, "Matcher throughput on our grammars (same texts): Go matcher %.2f MB/s, llama.cpp engine %.2f MB/s "+
 			"(Go faster by %.1f× in total; per schema median %.1f×, over %d schemas).\n",
 			goBytes/goUs, goBytes/llamaUs, llamaUs/goUs, m.Median, m.N)
 	}
+	return b.String()
+}
+
+// DecodeCost is one schema's decoding figures, each from the fastest of its
+// timings. Work is a check's time less the parses it made: what llama.cpp
+// pays per code point once a grammar is loaded, as in real decoding.
+type DecodeCost struct {
+	OursParseUs, PeerParseUs float64 // one parse of the grammar (isTextCompatible(""))
+	OursCheckUs, PeerCheckUs float64 // checking every common text once: parses plus work
+	OursWorkNs, PeerWorkNs   float64 // work per code point, ns; <= 0 when lost in the noise
+}
+
+// Cost computes the decoding figures from the fastest of the timings; false
+// when nothing was timed.
+func (r PeerRecord) Cost() (DecodeCost, bool) {
+	if len(r.Timings) == 0 || r.Common == 0 || r.CommonRunes == 0 {
+		return DecodeCost{}, false
+	}
+	best := r.Timings[0]
+	for _, t := range r.Timings[1:] {
+		best.OursCheckUs = min(best.OursCheckUs, t.OursCheckUs)
+		best.PeerCheckUs = min(best.PeerCheckUs, t.PeerCheckUs)
+		best.OursParseUs = min(best.OursParseUs, t.OursParseUs)
+		best.PeerParseUs = min(best.PeerParseUs, t.PeerParseUs)
+	}
+	return r.cost(best), true
+}
+
+func (r PeerRecord) cost(t Timing) DecodeCost {
+	n, cp := float64(r.Common), float64(r.CommonRunes)
+	return DecodeCost{
+		OursParseUs: t.OursParseUs, PeerParseUs: t.PeerParseUs,
+		OursCheckUs: t.OursCheckUs, PeerCheckUs: t.PeerCheckUs,
+		OursWorkNs: (t.OursCheckUs - n*t.OursParseUs) * 1e3 / cp,
+		PeerWorkNs: (t.PeerCheckUs - n*t.PeerParseUs) * 1e3 / cp,
+	}
+}
+
+// Measurable says whether both work figures came out above zero.
+func (c DecodeCost) Measurable() bool { return c.OursWorkNs > 0 && c.PeerWorkNs > 0 }
+
+// spread is how far two measurements of a ratio are apart: max/min - 1.
+func spread(a, b float64) float64 { return max(a, b)/min(a, b) - 1 }
+
+// decodingTables renders the decoding-cost figures: engine work per code
+// point, parse, and the whole check (parse + work, the figure before the two
+// were split), ours / peer per schema, and how repeatable they are.
+func decodingTables(recs []PeerRecord) string {
+	var b strings.Builder
+	var oursParse, peerParse, parseRatio, oursWork, peerWork, workRatio, oursCheck, peerCheck, checkRatio []float64
+	var oursShare, peerShare, fairRatio, workSpread, parseSpread, checkSpread []float64
+	var sumOursWork, sumPeerWork float64
+	var costed, lost, workSlower, parseSlower, checkSlower int
+	var texts, oursOK, peerAcceptsOurs, peerTexts, peerValid, peerCommon, common, disagree, oracle, canonRejected, sampleRejected, peerNotStrict int
+	var commonPer, runesPer []float64
+	for _, r := range recs {
+		if r.Ours.Status != "compiled" {
+			continue
+		}
+		disagree += r.Disagree
+		oracle += r.OracleDisagree
+		canonRejected += r.CanonRejected
+		sampleRejected += r.SampleRejected
+		if r.Peer.Status != "compiled" {
+			continue
+		}
+		texts += r.Texts
+		oursOK += r.OursAccepted
+		peerAcceptsOurs += r.PeerAcceptsOurs
+		peerTexts += r.PeerTexts
+		peerValid += r.PeerTextsValid
+		peerNotStrict += r.PeerNotStrict
+		peerCommon += r.PeerTextsCommon
+		common += r.Common
+		c, ok := r.Cost()
+		if !ok {
+			continue
+		}
+		costed++
+		commonPer = append(commonPer, float64(r.Common))
+		runesPer = append(runesPer, float64(r.CommonRunes)/float64(r.Common))
+		oursParse = append(oursParse, c.OursParseUs)
+		peerParse = append(peerParse, c.PeerParseUs)
+		parseRatio = append(parseRatio, c.OursParseUs/c.PeerParseUs)
+		perText := float64(r.Common)
+		oursCheck = append(oursCheck, c.OursCheckUs/perText)
+		peerCheck = append(peerCheck, c.PeerCheckUs/perText)
+		checkRatio = append(checkRatio, c.OursCheckUs/c.PeerCheckUs)
+		if c.OursParseUs > c.PeerParseUs {
+			parseSlower++
+		}
+		if c.OursCheckUs > c.PeerCheckUs {
+			checkSlower++
+		}
+		if !c.Measurable() {
+			lost++
+			continue
+		}
+		x := c.OursWorkNs / c.PeerWorkNs
+		oursWork = append(oursWork, c.OursWorkNs)
+		peerWork = append(peerWork, c.PeerWorkNs)
+		workRatio = append(workRatio, x)
+		if x > 1 {
+			workSlower++
+		}
+		cp := float64(r.CommonRunes)
+		sumOursWork += c.OursWorkNs * cp
+		sumPeerWork += c.PeerWorkNs * cp
+		oursShare = append(oursShare, 100*c.OursWorkNs*cp/1e3/c.OursCheckUs)
+		peerShare = append(peerShare, 100*c.PeerWorkNs*cp/1e3/c.PeerCheckUs)
+		if r.PeerAcceptsOurs == r.OursAccepted && r.OursAccepted >= 2 {
+			fairRatio = append(fairRatio, x)
+		}
+		if len(r.Timings) >= 2 {
+			t0, t1 := r.cost(r.Timings[0]), r.cost(r.Timings[1])
+			parseSpread = append(parseSpread, 100*spread(t0.OursParseUs/t0.PeerParseUs, t1.OursParseUs/t1.PeerParseUs))
+			checkSpread = append(checkSpread, 100*spread(t0.OursCheckUs/t0.PeerCheckUs, t1.OursCheckUs/t1.PeerCheckUs))
+			if t0.Measurable() && t1.Measurable() {
+				workSpread = append(workSpread, 100*spread(t0.OursWorkNs/t0.PeerWorkNs, t1.OursWorkNs/t1.PeerWorkNs))
+			}
+		}
+	}
+	dist := func(xs []float64, f string) string {
+		s := Summarize(xs)
+		return fmt.Sprintf(f+" / "+f+" / "+f+" / "+f, s.Median, s.P90, s.P99, s.Max)
+	}
+	ratio := func(xs []float64) string {
+		s := Summarize(xs)
+		return fmt.Sprintf("%.2f / %.2f / %.2f", s.Median, s.P90, s.Max)
+	}
+	fmt.Fprintf(&b, "\nDecoding cost: llama.cpp's `isTextCompatible` on the same valid texts with both grammars, taking turns in one process, "+
+		"fastest pass; %d schemas with texts both grammars accept (median %.0f texts of %.0f code points each).\n\n",
+		costed, Summarize(commonPer).Median, Summarize(runesPer).Median)
+	b.WriteString("| decoding (schemas with common texts) | ours median / p90 / p99 / max | peer median / p90 / p99 / max | ratio ours/peer median / p90 / max | ours slower on |\n|---|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| engine work, ns per code point (check less its parse) | %s | %s | %s | %d of %d (%s) |\n",
+		dist(oursWork, "%.0f"), dist(peerWork, "%.0f"), ratio(workRatio), workSlower, len(workRatio), pct(workSlower, len(workRatio)))
+	fmt.Fprintf(&b, "| load: one parse of the grammar, µs (`isTextCompatible(\"\")`) | %s | %s | %s | %d of %d (%s) |\n",
+		dist(oursParse, "%.0f"), dist(peerParse, "%.0f"), ratio(parseRatio), parseSlower, costed, pct(parseSlower, costed))
+	fmt.Fprintf(&b, "| whole check per text, µs (parse + work: the old figure) | %s | %s | %s | %d of %d (%s) |\n",
+		dist(oursCheck, "%.0f"), dist(peerCheck, "%.0f"), ratio(checkRatio), checkSlower, costed, pct(checkSlower, costed))
+	fmt.Fprintf(&b, "| work's share of a check, %% | %s | %s | | |\n", dist(oursShare, "%.0f"), dist(peerShare, "%.0f"))
+	f := Summarize(fairRatio)
+	fmt.Fprintf(&b, "\nEngine work summed over the texts of all compared schemas: ours %.1f ms, peer %.1f ms (%.2f×). "+
+		"Work lost in the noise (check not above its parses, left out): %d schemas. "+
+		"Only where the peer's grammar accepts every one (at least 2) of the texts sampled from ours (so it dropped no part of the schema those texts use): "+
+		"%d schemas, work ratio median %.2f, p90 %.2f, max %.2f.\n",
+		sumOursWork/1e6, sumPeerWork/1e6, sumOursWork/max(sumPeerWork, 1e-9), lost, f.N, f.Median, f.P90, f.Max)
+	ws, ps, cs := Summarize(workSpread), Summarize(parseSpread), Summarize(checkSpread)
+	fmt.Fprintf(&b, "Repeatability: two independent measurements per schema, ratio apart by (max/min - 1) median / p90: "+
+		"engine work %.1f%% / %.1f%% (%d schemas), parse %.1f%% / %.1f%%, whole check %.1f%% / %.1f%%.\n",
+		ws.Median, ws.P90, ws.N, ps.Median, ps.P90, cs.Median, cs.P90)
+	fmt.Fprintf(&b, "Texts (schemas both compile): %d sampled from our compact grammars, llama.cpp accepts %d with ours, the peer's grammar %d of them (rejects %s: "+
+		"it makes every declared property required, forbids unlisted ones, drops parts it does not support); "+
+		"%d sampled from the peer's grammar, %d of them valid values (%s; %d are not even strict JSON, e.g. a lone surrogate escape, "+
+		"the others break a constraint the peer does not enforce), spelled canonically, %d of those accepted by llama.cpp with both; %d common texts in all.\n",
+		texts, oursOK, peerAcceptsOurs, pct(oursOK-peerAcceptsOurs, oursOK), peerTexts, peerValid, pct(peerValid, peerTexts), peerNotStrict, peerCommon, common)
+	fmt.Fprintf(&b, "Checks: Go matcher vs llama.cpp disagreements %d; validator (internal/oracle) vs us disagreements %d; canonical texts our matcher rejects %d; sampled texts our matcher rejects (left out) %d.\n",
+		disagree, oracle, canonRejected, sampleRejected)
 	return b.String()
 }

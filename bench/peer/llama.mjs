@@ -11,6 +11,11 @@
 //   {"op":"time","ids":["a","b"],"texts":[...],"min_ms":50,"max_reps":50}
 //        -> {us:[µs per pass, one per id], reps}: each pass checks every text once with
 //           isTextCompatible; the ids take turns pass by pass and the fastest pass counts.
+//   {"op":"work","ids":["a","b"],"texts":[...],"min_ms":50,"max_reps":50}
+//        -> {check_us:[µs per pass, one per id], parse_us:[µs per empty check, one per id], reps}:
+//           as "time", and in the same turn each id also makes texts.length calls of
+//           isTextCompatible(""), which parse the grammar and check nothing; the fastest
+//           pass of each counts, so check_us - texts.length*parse_us is the engine's work on the text.
 //   {"op":"free","id":"a"}                      -> {}
 import path from "node:path";
 import readline from "node:readline";
@@ -94,6 +99,35 @@ async function handle(req) {
             reps++;
         }
         return {us: best, reps};
+    }
+    case "work": {
+        // isTextCompatible parses the grammar source on every call (AddonGrammar.cpp), so a
+        // check's time is one parse plus the work per code point; the empty text isolates the
+        // parse (and the set-up of the first stacks), measured right beside the checks.
+        const gs = req.ids.map((id) => grammars.get(id));
+        if (gs.some((g) => !g)) return {error: "no grammar among " + req.ids.join(",")};
+        const check = gs.map(() => Infinity), parse = gs.map(() => Infinity);
+        const minMs = req.min_ms ?? 50, maxReps = req.max_reps ?? 50, n = req.texts.length;
+        const start = process.hrtime.bigint();
+        let reps = 0;
+        while (reps < 3 || (reps < maxReps && micros(start) < minMs * 1000)) {
+            for (let k = 0; k < gs.length; k++) {
+                const i = (k + reps) % gs.length;
+                const g = gs[i]._grammar;
+                for (const parseFirst of reps % 2 ? [true, false] : [false, true]) { // no part always first
+                    const t0 = process.hrtime.bigint();
+                    if (parseFirst) {
+                        for (let j = 0; j < n; j++) g.isTextCompatible("");
+                        parse[i] = Math.min(parse[i], micros(t0) / n);
+                    } else {
+                        for (const t of req.texts) g.isTextCompatible(t);
+                        check[i] = Math.min(check[i], micros(t0));
+                    }
+                }
+            }
+            reps++;
+        }
+        return {check_us: check, parse_us: parse, reps};
     }
     case "free":
         grammars.delete(req.id);

@@ -23,11 +23,14 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/bench"
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 // peerSuffix is what the peer appends to its root rule, in GBNF text.
@@ -39,6 +42,8 @@ func main() {
 	maxRunes := flag.Int("max-runes", 1000, "longest text to sample, in code points")
 	minMs := flag.Int("min-ms", 20, "time each text set for at least this long (ms), fastest pass counts")
 	decodeEvery := flag.Int("decode-every", 1, "sample and time texts on every n-th schema only (compile figures cover all)")
+	minRunes := flag.Int("min-runes", 4000, "repeat the common texts in each timed pass until it holds this many code points (at most 64 copies)")
+	timings := flag.Int("timings", 2, "independent decoding-cost measurements per schema (their spread is reported)")
 	timeout := flag.Duration("timeout", 60*time.Second, "give up on a node request after this long, and restart node")
 	flag.Parse()
 	if flag.NArg() == 0 {
@@ -57,6 +62,8 @@ func main() {
 		maxRunes: *maxRunes,
 		minMs:    *minMs,
 		every:    max(*decodeEvery, 1),
+		minRunes: *minRunes,
+		timings:  max(*timings, 1),
 	}
 	defer r.eng.stop()
 	progress := bench.StderrIsTerminal()
@@ -94,6 +101,8 @@ type runner struct {
 	maxRunes int
 	minMs    int
 	every    int
+	minRunes int // code points per timed pass, at least (see copiesFor)
+	timings  int // independent decoding-cost measurements per schema
 }
 
 // one compiles s with both; with decode, it also samples and times texts.
@@ -155,23 +164,43 @@ func (r *runner) one(s bench.Schema, decode bool) bench.PeerRecord {
 		return rec
 	}
 	if decode {
-		r.texts(&rec, data, out.Grammar, rec.Peer.Status == "compiled")
+		if rec.Peer.Status != "compiled" {
+			peerText = ""
+		}
+		r.texts(&rec, data, out.Grammar, peerText)
 	}
 	r.free("ours")
 	r.free("peer")
 	return rec
 }
 
-// texts samples valid texts, checks them with both grammars in llama.cpp and
-// our matcher, and times what can be compared.
-func (r *runner) texts(rec *bench.PeerRecord, data []byte, ours *schema2gbnf.Grammar, withPeer bool) {
+// texts gathers valid texts from both grammars, checks them with both in
+// llama.cpp and with our matcher, and times what can be compared.
+func (r *runner) texts(rec *bench.PeerRecord, data []byte, ours *schema2gbnf.Grammar, peerText string) {
+	withPeer := peerText != ""
+	// Our Go matcher on the default grammar: the judge of which texts are valid
+	// (the grammar is exact: it accepts what the validator accepts).
+	var m *gbnf.Matcher
+	if err := guarded(30*time.Second, func() (err error) { m, err = gbnf.NewMatcher(ours.Rules); return err }); err != nil {
+		rec.Note = "NewMatcher: " + firstLine(err.Error())
+		return
+	}
+	matches := func(t string) bool {
+		ok := false
+		if err := guarded(30*time.Second, func() error { ok = m.Match(t).Accepted; return nil }); err != nil {
+			rec.Note = "Match: " + firstLine(err.Error())
+		}
+		return ok
+	}
+
 	var texts []string
+	seen := map[string]bool{}
 	sampled := guarded(30*time.Second, func() error {
 		compact, err := schema2gbnf.Compile(data, schema2gbnf.Options{Whitespace: compile.Compact})
 		if err != nil {
 			return err
 		}
-		m, err := gbnf.NewMatcher(compact.Rules)
+		cm, err := gbnf.NewMatcher(compact.Rules)
 		if err != nil {
 			return err
 		}
@@ -182,10 +211,11 @@ func (r *runner) texts(rec *bench.PeerRecord, data []byte, ours *schema2gbnf.Gra
 		for try := 0; try < 4*r.nTexts && len(texts) < r.nTexts; try++ {
 			t, ok := s.Sample(r.maxRunes)
 			switch {
-			case !ok:
-			case !m.Match(t).Accepted: // the sampler and the matcher disagree: a bug, and not a valid text
+			case !ok || seen[t]:
+			case !cm.Match(t).Accepted: // the sampler and the matcher disagree: a bug, and not a valid text
 				rec.SampleRejected++
 			default:
+				seen[t] = true
 				texts = append(texts, t)
 			}
 		}
@@ -196,66 +226,199 @@ func (r *runner) texts(rec *bench.PeerRecord, data []byte, ours *schema2gbnf.Gra
 		return
 	}
 	rec.Texts = len(texts)
-	if len(texts) == 0 {
+
+	// Texts from the peer's grammar: full objects in the peer's shape (every
+	// declared property, in order), kept in their canonical spelling when the
+	// value is valid, so that both sets of texts are spelled alike.
+	var peerTexts []string
+	if withPeer {
+		if err := guarded(30*time.Second, func() error {
+			var err error
+			peerTexts, err = samplePeer(peerText, r.nTexts, r.maxRunes)
+			return err
+		}); err != nil {
+			rec.Note = "peer sampling: " + firstLine(err.Error())
+		}
+	}
+	rec.PeerTexts = len(peerTexts)
+	var peerValid, peerRefused []string // canonical texts of valid values; strict JSON texts whose value is not
+	for _, t := range peerTexts {
+		doc, err := subsetcheck.Read("text", []byte(t), subsetcheck.Limits{})
+		if err != nil { // a lone surrogate escape or a repeated name: not strict JSON
+			rec.PeerNotStrict++
+			continue
+		}
+		canon, err := compile.Canonical(ours.Schema, doc.Root)
+		if err != nil {
+			peerRefused = append(peerRefused, t)
+			continue
+		}
+		rec.PeerTextsValid++
+		if !seen[canon] {
+			seen[canon] = true
+			if !matches(canon) { // our grammar must accept every canonical text: a bug
+				rec.CanonRejected++
+				continue
+			}
+			peerValid = append(peerValid, canon)
+		}
+	}
+	var first string
+	rec.OracleDisagree, first = oracleDisagreements(data, ours, append(append([]string(nil), texts...), peerValid...), peerRefused, matches)
+	if first != "" {
+		rec.Note = firstLine(first)
+	}
+
+	all := append(append([]string(nil), texts...), peerValid...)
+	if len(all) == 0 {
 		return
 	}
 	var oursOK, peerOK struct {
 		Accepted []bool `json:"accepted"`
 		Error    string `json:"error"`
 	}
-	if err := r.eng.call(map[string]any{"op": "accepts", "id": "ours", "texts": texts}, &oursOK); err != nil || oursOK.Error != "" {
+	if err := r.eng.call(map[string]any{"op": "accepts", "id": "ours", "texts": all}, &oursOK); err != nil || oursOK.Error != "" {
 		rec.Note = "llama.cpp accepts (ours) failed"
 		return
 	}
-	var common, mine []string
 	if withPeer {
-		if err := r.eng.call(map[string]any{"op": "accepts", "id": "peer", "texts": texts}, &peerOK); err != nil || peerOK.Error != "" {
+		if err := r.eng.call(map[string]any{"op": "accepts", "id": "peer", "texts": all}, &peerOK); err != nil || peerOK.Error != "" {
 			withPeer = false
 		}
 	}
-	// Our Go matcher's verdicts on the same grammar.
-	var m *gbnf.Matcher
-	if err := guarded(30*time.Second, func() (err error) { m, err = gbnf.NewMatcher(ours.Rules); return err }); err != nil {
-		rec.Note = "NewMatcher: " + firstLine(err.Error())
-		m = nil
-	}
-	for i, t := range texts {
-		if m != nil {
-			var goOK bool
-			if err := guarded(30*time.Second, func() error { goOK = m.Match(t).Accepted; return nil }); err != nil {
-				rec.Note = "Match: " + firstLine(err.Error())
-				m = nil
-			} else if goOK != oursOK.Accepted[i] {
-				rec.Disagree++
+	var common, mine []string
+	for i, t := range all {
+		fromOurs := i < len(texts)
+		if fromOurs && matches(t) != oursOK.Accepted[i] {
+			rec.Disagree++
+		}
+		if !oursOK.Accepted[i] {
+			continue
+		}
+		mine = append(mine, t)
+		rec.MatchBytes += len(t)
+		if fromOurs {
+			rec.OursAccepted++
+		}
+		if withPeer && peerOK.Accepted[i] {
+			common = append(common, t)
+			rec.CommonBytes += len(t)
+			rec.CommonRunes += utf8.RuneCountInString(t)
+			if fromOurs {
+				rec.PeerAcceptsOurs++
+			} else {
+				rec.PeerTextsCommon++
 			}
 		}
-		if oursOK.Accepted[i] {
-			mine = append(mine, t)
-			rec.MatchBytes += len(t)
-			if withPeer && peerOK.Accepted[i] {
-				common = append(common, t)
-				rec.CommonBytes += len(t)
-			}
+	}
+	// Peer texts our matcher accepts but llama.cpp rejects with our grammar.
+	for i := len(texts); i < len(all); i++ {
+		if !oursOK.Accepted[i] {
+			rec.Disagree++
 		}
 	}
-	rec.OursAccepted, rec.Common = len(mine), len(common)
+	rec.Common = len(common)
 
-	var timed struct {
-		Us    []float64 `json:"us"`
-		Error string    `json:"error"`
-	}
 	if len(common) > 0 {
-		if err := r.eng.call(map[string]any{"op": "time", "ids": []string{"ours", "peer"}, "texts": common, "min_ms": r.minMs}, &timed); err == nil && timed.Error == "" {
-			rec.OursCheckUs, rec.PeerCheckUs = timed.Us[0], timed.Us[1]
+		rec.Copies = copiesFor(rec.CommonRunes, r.minRunes)
+		timed := repeat(common, rec.Copies)
+		for range r.timings {
+			var w struct {
+				CheckUs []float64 `json:"check_us"`
+				ParseUs []float64 `json:"parse_us"`
+				Error   string    `json:"error"`
+			}
+			if err := r.eng.call(map[string]any{"op": "work", "ids": []string{"ours", "peer"}, "texts": timed, "min_ms": r.minMs}, &w); err != nil || w.Error != "" {
+				break
+			}
+			c := float64(rec.Copies)
+			rec.Timings = append(rec.Timings, bench.Timing{
+				OursCheckUs: w.CheckUs[0] / c, PeerCheckUs: w.CheckUs[1] / c,
+				OursParseUs: w.ParseUs[0], PeerParseUs: w.ParseUs[1],
+			})
 		}
 	}
-	if len(mine) > 0 && m != nil {
-		timed.Us = nil
+	if len(mine) > 0 {
+		var timed struct {
+			Us    []float64 `json:"us"`
+			Error string    `json:"error"`
+		}
 		if err := r.eng.call(map[string]any{"op": "time", "ids": []string{"ours"}, "texts": mine, "min_ms": r.minMs}, &timed); err == nil && timed.Error == "" {
 			rec.LlamaMatchUs = timed.Us[0]
 			rec.GoMatchUs = timeGo(m, mine, time.Duration(r.minMs)*time.Millisecond)
 		}
 	}
+}
+
+// samplePeer samples up to n distinct texts from the peer's grammar,
+// parsed by our gbnf package.
+func samplePeer(grammar string, n, maxRunes int) ([]string, error) {
+	g, err := gbnf.Parse(grammar)
+	if err != nil {
+		return nil, err
+	}
+	s, err := gbnf.NewSampler(g, 1)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[string]bool{}
+	for try := 0; try < 4*n && len(out) < n; try++ {
+		if t, ok := s.Sample(maxRunes); ok && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// oracleDisagreements counts the texts on which the validator disagrees with
+// us (a bug on one side): valid texts our matcher judges otherwise, and texts
+// the validator accepts although compile.Canonical found their value invalid.
+// 0 when the validator cannot load the schema.
+func oracleDisagreements(data []byte, ours *schema2gbnf.Grammar, texts, refused []string, matches func(string) bool) (n int, first string) {
+	guarded(30*time.Second, func() error {
+		o, err := oracle.New(data, ours.Schema.Draft)
+		if err != nil {
+			return err
+		}
+		note := func(valid bool, t string) {
+			if n++; n == 1 {
+				first = fmt.Sprintf("validator says %v, we say %v: %s", valid, !valid, t)
+			}
+		}
+		for _, t := range texts {
+			if valid, err := o.Valid(t); err == nil && valid != matches(t) {
+				note(valid, t)
+			}
+		}
+		for _, t := range refused {
+			if valid, err := o.Valid(t); err == nil && valid {
+				note(valid, t)
+			}
+		}
+		return nil
+	})
+	return n, first
+}
+
+// copiesFor is how many times a text set of runes code points is repeated in
+// one timed pass so that a pass steps through at least minRunes code points
+// (at most maxCopies): longer passes, less timer noise.
+func copiesFor(runes, minRunes int) int {
+	const maxCopies = 64
+	if runes <= 0 {
+		return 1
+	}
+	return min(max((minRunes+runes-1)/runes, 1), maxCopies)
+}
+
+func repeat(texts []string, copies int) []string {
+	out := make([]string, 0, len(texts)*copies)
+	for range copies {
+		out = append(out, texts...)
+	}
+	return out
 }
 
 // timeGo is the fastest pass of the Go matcher over texts, in µs, taking at
