@@ -66,6 +66,7 @@ type Grammar struct {
 	elems []elem
 	start []int32 // start[r] is where rule r begins in elems
 	names []string
+	base  []string // base[r] is the rule of the text that rule r was made for
 	root  int32
 	// Rules is how many rules llama.cpp makes of the text, counting one per
 	// group and one per optional step of each repetition.
@@ -137,6 +138,7 @@ type parser struct {
 	lim      Limits
 	ids      map[string]int
 	names    []string
+	bases    []string
 	rules    [][]elem
 	elements int
 }
@@ -196,6 +198,7 @@ func (p *parser) symbol(name string) int {
 	id := len(p.names)
 	p.ids[name] = id
 	p.names = append(p.names, name)
+	p.bases = append(p.bases, name)
 	p.rules = append(p.rules, nil)
 	return id
 }
@@ -207,6 +210,7 @@ func (p *parser) generated(base string) (int, error) {
 	}
 	id := len(p.names)
 	p.names = append(p.names, fmt.Sprintf("%s_%d", base, id))
+	p.bases = append(p.bases, base)
 	p.rules = append(p.rules, nil)
 	return id, nil
 }
@@ -553,7 +557,7 @@ func (p *parser) grammar() (*Grammar, error) {
 	if !ok {
 		return nil, fmt.Errorf("llamastacks: no root rule")
 	}
-	g := &Grammar{names: p.names, root: int32(root), Rules: len(p.rules), Elements: p.elements}
+	g := &Grammar{names: p.names, base: p.bases, root: int32(root), Rules: len(p.rules), Elements: p.elements}
 	g.start = make([]int32, len(p.rules))
 	g.elems = make([]elem, 0, p.elements)
 	for id, r := range p.rules {

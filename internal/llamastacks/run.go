@@ -1,5 +1,7 @@
 package llamastacks
 
+import "slices"
+
 // Cost is what llama.cpp's engine does for one text.
 type Cost struct {
 	// CodePoints is how many code points were taken: all of the text, or
@@ -60,6 +62,7 @@ func (s stack) key(buf []byte) []byte {
 // machine runs one text.
 type machine struct {
 	g      *Grammar
+	blame  map[string]int // with Blame: live stacks per rule of their top
 	lim    Limits
 	cost   Cost
 	next   []stack
@@ -77,6 +80,10 @@ func (g *Grammar) Run(text string) (Cost, error) { return g.RunLimits(text, Limi
 // RunLimits is Run with the limits given.
 func (g *Grammar) RunLimits(text string, lim Limits) (Cost, error) {
 	m := &machine{g: g, lim: lim.withDefaults()}
+	return m.run(text)
+}
+
+func (m *machine) run(text string) (Cost, error) {
 	stacks := m.initial()
 	m.cost.InitStacks = len(stacks)
 	for _, r := range text {
@@ -87,6 +94,15 @@ func (g *Grammar) RunLimits(text string, lim Limits) (Cost, error) {
 		stacks = m.accept(stacks, uint32(r))
 		m.cost.Stacks += len(stacks)
 		m.cost.MaxStacks = max(m.cost.MaxStacks, len(stacks))
+		if m.blame != nil {
+			for _, s := range stacks {
+				name := "(done)"
+				if len(s) > 0 {
+					name = m.g.ruleName(s[len(s)-1])
+				}
+				m.blame[name]++
+			}
+		}
 		if len(stacks) == 0 {
 			return m.cost, m.err
 		}
@@ -97,6 +113,16 @@ func (g *Grammar) RunLimits(text string, lim Limits) (Cost, error) {
 		}
 	}
 	return m.cost, m.err
+}
+
+// Blame runs text like Run and counts, per rule of the grammar text, the
+// live stacks whose top element lies in it, summed over code points: where
+// a grammar's stacks are. Rules llama.cpp makes of groups and repetitions
+// count for the rule they were written in.
+func (g *Grammar) Blame(text string) (map[string]int, error) {
+	m := &machine{g: g, lim: DefaultLimits, blame: map[string]int{}}
+	_, err := m.run(text)
+	return m.blame, err
 }
 
 // initial is one stack per alternative of root, advanced.
@@ -230,4 +256,10 @@ func (m *machine) keep(s stack) {
 	}
 	m.kept[string(m.keyBuf)] = true
 	m.next = append(m.next, s)
+}
+
+// ruleName is the name of the rule written in the text that holds pos.
+func (g *Grammar) ruleName(pos int32) string {
+	id, _ := slices.BinarySearch(g.start, pos+1)
+	return g.base[id-1]
 }

@@ -45,8 +45,10 @@ type Record struct {
 	File       string
 	Texts      int
 	Runes      int
-	Ours, Peer *Side `json:",omitempty"`
+	Ours, Peer *Side  `json:",omitempty"`
 	Note       string `json:",omitempty"`
+	blame      [2]map[string]int
+	sampled    []string
 }
 
 func main() {
@@ -57,6 +59,8 @@ func main() {
 	every := flag.Int("every", 1, "take every n-th schema only")
 	minMs := flag.Int("min-ms", 30, "time each grammar for at least this long")
 	jsonOut := flag.String("json", "", "write the records here")
+	textsFile := flag.String("texts-file", "", "read the texts per schema from this JSON file if it exists, else sample and write them there (same texts before and after a change)")
+	blame := flag.Int("blame", 0, "list the rules holding the most live stacks, this many, per side")
 	flag.Parse()
 	var files []string
 	for _, dir := range flag.Args() {
@@ -68,29 +72,71 @@ func main() {
 		})
 	}
 	sort.Strings(files)
+	saved := map[string][]string{}
+	if *textsFile != "" {
+		if data, err := os.ReadFile(*textsFile); err == nil {
+			json.Unmarshal(data, &saved)
+		}
+	}
+	sampleTexts := len(saved) == 0
 	var eng *engine
 	if *withPeer || *withTime {
 		eng = startEngine()
 		defer eng.stop()
 	}
 	var recs []Record
+	blamed := [2]map[string]int{{}, {}}
 	for i, f := range files {
 		if i%max(*every, 1) != 0 {
 			continue
 		}
-		rec, ok := one(f, eng, *withPeer, *withTime, *nTexts, *maxRunes, *minMs)
+		texts, known := saved[f]
+		if !sampleTexts && !known {
+			continue
+		}
+		rec, ok := one(f, texts, eng, *withPeer, *withTime, *nTexts, *maxRunes, *minMs)
+		if sampleTexts && rec.sampled != nil {
+			saved[f] = rec.sampled
+		}
 		if ok {
 			recs = append(recs, rec)
+			for i := range rec.blame {
+				for name, n := range rec.blame[i] {
+					blamed[i][name] += n
+				}
+			}
 		}
+	}
+	if *textsFile != "" && sampleTexts {
+		data, _ := json.Marshal(saved)
+		os.WriteFile(*textsFile, data, 0o644)
 	}
 	if *jsonOut != "" {
 		data, _ := json.MarshalIndent(recs, "", " ")
 		os.WriteFile(*jsonOut, append(data, '\n'), 0o644)
 	}
 	summary(os.Stdout, recs)
+	if *blame > 0 {
+		for i, side := range []string{"ours", "peer"} {
+			fmt.Printf("%s: live stacks per rule, summed over code points\n", side)
+			names := make([]string, 0, len(blamed[i]))
+			for n := range blamed[i] {
+				names = append(names, n)
+			}
+			sort.Slice(names, func(a, b int) bool {
+				if blamed[i][names[a]] != blamed[i][names[b]] {
+					return blamed[i][names[a]] > blamed[i][names[b]]
+				}
+				return names[a] < names[b]
+			})
+			for _, n := range names[:min(*blame, len(names))] {
+				fmt.Printf("  %8d %s\n", blamed[i][n], n)
+			}
+		}
+	}
 }
 
-func one(file string, eng *engine, withPeer, withTime bool, nTexts, maxRunes, minMs int) (Record, bool) {
+func one(file string, texts []string, eng *engine, withPeer, withTime bool, nTexts, maxRunes, minMs int) (Record, bool) {
 	rec := Record{File: file}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -104,17 +150,19 @@ func one(file string, eng *engine, withPeer, withTime bool, nTexts, maxRunes, mi
 	if err != nil {
 		return rec, false
 	}
-	s, err := gbnf.NewSampler(compact.Rules, 1)
-	if err != nil {
-		return rec, false
-	}
-	var texts []string
-	seen := map[string]bool{}
-	for try := 0; try < 4*nTexts && len(texts) < nTexts; try++ {
-		if t, ok := s.Sample(maxRunes); ok && !seen[t] {
-			seen[t] = true
-			texts = append(texts, t)
+	if texts == nil {
+		s, err := gbnf.NewSampler(compact.Rules, 1)
+		if err != nil {
+			return rec, false
 		}
+		seen := map[string]bool{}
+		for try := 0; try < 4*nTexts && len(texts) < nTexts; try++ {
+			if t, ok := s.Sample(maxRunes); ok && !seen[t] {
+				seen[t] = true
+				texts = append(texts, t)
+			}
+		}
+		rec.sampled = texts
 	}
 	grammars := []string{ours.GBNF}
 	if withPeer {
@@ -146,6 +194,13 @@ texts:
 		}
 		for i := range costs {
 			costs[i] = costs[i].Add(cs[i])
+			b, _ := parsed[i].Blame(t)
+			if rec.blame[i] == nil {
+				rec.blame[i] = map[string]int{}
+			}
+			for name, n := range b {
+				rec.blame[i][name] += n
+			}
 		}
 		common = append(common, t)
 		rec.Runes += utf8.RuneCountInString(t)
