@@ -86,3 +86,60 @@ func TestRefusedFormatsAreRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestCost: work is a check less its parses, per code point, from the
+// fastest of the timings field by field.
+func TestCost(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rec  PeerRecord
+		want DecodeCost
+		ok   bool
+	}{
+		{"no timings", PeerRecord{Common: 2, CommonRunes: 100}, DecodeCost{}, false},
+		{"no common text", PeerRecord{Timings: []Timing{{1, 1, 1, 1}}}, DecodeCost{}, false},
+		{"one timing", PeerRecord{Common: 2, CommonRunes: 100, Timings: []Timing{{OursCheckUs: 120, PeerCheckUs: 60, OursParseUs: 10, PeerParseUs: 5}}},
+			DecodeCost{OursParseUs: 10, PeerParseUs: 5, OursCheckUs: 120, PeerCheckUs: 60, OursWorkNs: 1000, PeerWorkNs: 500}, true},
+		{"fastest of two, per field", PeerRecord{Common: 1, CommonRunes: 10, Timings: []Timing{
+			{OursCheckUs: 30, PeerCheckUs: 40, OursParseUs: 10, PeerParseUs: 20},
+			{OursCheckUs: 40, PeerCheckUs: 30, OursParseUs: 20, PeerParseUs: 10}}},
+			DecodeCost{OursParseUs: 10, PeerParseUs: 10, OursCheckUs: 30, PeerCheckUs: 30, OursWorkNs: 2000, PeerWorkNs: 2000}, true},
+		{"parse above check: lost in the noise", PeerRecord{Common: 4, CommonRunes: 40, Timings: []Timing{{OursCheckUs: 39, PeerCheckUs: 80, OursParseUs: 10, PeerParseUs: 10}}},
+			DecodeCost{OursParseUs: 10, PeerParseUs: 10, OursCheckUs: 39, PeerCheckUs: 80, OursWorkNs: -25, PeerWorkNs: 1000}, true},
+	} {
+		got, ok := tc.rec.Cost()
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: Cost() = %+v, %v; want %+v, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+		if ok && got.Measurable() != (got.OursWorkNs > 0 && got.PeerWorkNs > 0) {
+			t.Errorf("%s: Measurable() = %v", tc.name, got.Measurable())
+		}
+	}
+}
+
+// TestDecodingTables: the work, load and whole-check ratios come out per
+// schema, and a schema whose work is lost in the noise is counted, not rated.
+func TestDecodingTables(t *testing.T) {
+	both := func(r PeerRecord) PeerRecord {
+		r.Ours.Status, r.Peer.Status = "compiled", "compiled"
+		return r
+	}
+	recs := []PeerRecord{
+		both(PeerRecord{Common: 1, CommonRunes: 100, Timings: []Timing{
+			{OursCheckUs: 300, PeerCheckUs: 150, OursParseUs: 100, PeerParseUs: 50},
+			{OursCheckUs: 300, PeerCheckUs: 150, OursParseUs: 100, PeerParseUs: 50}}}),
+		both(PeerRecord{Common: 1, CommonRunes: 100, Timings: []Timing{{OursCheckUs: 10, PeerCheckUs: 150, OursParseUs: 20, PeerParseUs: 50}}}),
+	}
+	got := decodingTables(recs)
+	for _, want := range []string{
+		"2 schemas with texts both grammars accept",
+		"| engine work, ns per code point (check less its parse) | 2000 / 2000 / 2000 / 2000 | 1000 / 1000 / 1000 / 1000 | 2.00 / 2.00 / 2.00 | 1 of 1 (100.0%) |",
+		"| load: one parse of the grammar, µs (`isTextCompatible(\"\")`) | 20 / 100 / 100 / 100 | 50 / 50 / 50 / 50 | 0.40 / 2.00 / 2.00 | 1 of 2 (50.0%) |",
+		"Work lost in the noise (a check not above its parses, left out): 1 schemas.",
+		"engine work 0.0% / 0.0% (1 schemas;",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("tables lack %q:\n%s", want, got)
+		}
+	}
+}
