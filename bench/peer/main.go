@@ -44,6 +44,7 @@ func main() {
 	decodeEvery := flag.Int("decode-every", 1, "sample and time texts on every n-th schema only (compile figures cover all)")
 	minRunes := flag.Int("min-runes", 4000, "repeat the common texts in each timed pass until it holds this many code points (at most 64 copies)")
 	timings := flag.Int("timings", 2, "independent decoding-cost measurements per schema (their spread is reported)")
+	compact := flag.Bool("compact", false, "compile ours in compact whitespace mode (default: bounded, as a user gets it)")
 	timeout := flag.Duration("timeout", 60*time.Second, "give up on a node request after this long, and restart node")
 	flag.Parse()
 	if flag.NArg() == 0 {
@@ -55,9 +56,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "peer:", err)
 		os.Exit(1)
 	}
+	guard := bench.DefaultGuard
+	if *compact {
+		guard.Options.Whitespace = compile.Compact
+	}
 	r := &runner{
 		eng:      &engine{script: findScript(), timeout: *timeout},
-		guard:    bench.DefaultGuard,
+		guard:    guard,
 		nTexts:   *nTexts,
 		maxRunes: *maxRunes,
 		minMs:    *minMs,
