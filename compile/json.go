@@ -287,40 +287,31 @@ type nameTrie struct {
 	end      bool
 	keys     []rune      // the children's runes, ascending
 	children []*nameTrie // children[i] follows keys[i]
-	// via is the canonical spelling of a name through this node: the
-	// node's path is a prefix of it, so paths need no string of their own.
-	via string
 }
 
 func (t *nameTrie) add(s string) {
-	via := canonicalSpelling(s)
 	for _, r := range s {
 		i, found := slices.BinarySearch(t.keys, r)
 		if !found {
 			t.keys = slices.Insert(t.keys, i, r)
-			t.children = slices.Insert(t.children, i, &nameTrie{via: via})
+			t.children = slices.Insert(t.children, i, &nameTrie{})
 		}
 		t = t.children[i]
 	}
 	t.end = true
 }
 
-// canonicalSpelling is s as the canonical form writes it inside quotes: s
-// itself unless some character must be escaped.
-func canonicalSpelling(s string) string {
-	for _, r := range s {
-		if _, esc := canonicalEscape(r); esc {
-			q := quoted(s)
-			return q[1 : len(q)-1]
-		}
-	}
-	return s
-}
-
 // extraName is a JSON string, canonically spelled, whose decoded value is
 // none of names: the complement of the names' trie. Only canonical
 // spellings are allowed so that each decoded name has one spelling, and
 // excluding the declared names' spellings excludes the names.
+//
+// Each trie node is one group: stop here (unless a name ends here), take a
+// child's character, or take any other character and then any rest. So
+// along a name llama.cpp keeps about four stacks (stop, child, other raw
+// character, escape), where one flat list of every way out (a rule per
+// name, not per node) keeps one stack per list entry that still fits:
+// after the opening quote, all of them (see cost.go).
 func (cp *compiler) extraName(names []string) gbnf.Expr {
 	if len(names) == 0 {
 		return cp.stringAny()
@@ -353,138 +344,24 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 	cp.helper[key] = name
 	r := &gbnf.Rule{Name: name}
 	cp.g.Rules = append(cp.g.Rules, r)
-	if root.pathBytes(0) <= maxFlatNameBytes {
-		f := &flatNames{cp: cp, tail: tail}
-		f.write(root, "")
-		r.Expr = seq(lit(`"`), alt(append(f.alts, cp.escapeAfter(f.escPaths, tail))...))
-	} else {
-		r.Expr = seq(lit(`"`), walk(root))
-	}
+	r.Expr = seq(lit(`"`), walk(root))
 	return ref(name)
-}
-
-// escapeAfter is (one of paths) then any canonical escape, then the rest.
-func (cp *compiler) escapeAfter(paths []string, tail gbnf.Expr) gbnf.Expr {
-	if len(paths) == 0 {
-		return nil
-	}
-	empty := false
-	var lits []gbnf.Expr
-	for _, p := range paths {
-		if p == "" {
-			empty = true
-		} else {
-			lits = append(lits, lit(p))
-		}
-	}
-	esc := cp.shared("canonical-escape", func(string) gbnf.Expr { return escapesExcept(nil) })
-	switch {
-	case len(lits) == 0:
-		return seq(esc, tail)
-	case empty:
-		return seq(opt(alt(lits...)), esc, tail)
-	}
-	return seq(alt(lits...), esc, tail)
-}
-
-// maxFlatNameBytes bounds the bytes of the name prefixes the flat form of
-// extra-name repeats (each trie node writes its whole path); names beyond it
-// get the nested trie.
-const maxFlatNameBytes = 2048
-
-// pathBytes is the sum, over the nodes below t, of their paths' lengths
-// (depth is t's), stopping early once over maxFlatNameBytes.
-func (t *nameTrie) pathBytes(depth int) int {
-	sum := depth
-	for _, c := range t.children {
-		if sum > maxFlatNameBytes {
-			break
-		}
-		sum += c.pathBytes(depth + 1)
-	}
-	return sum
-}
-
-// flatNames writes the names' complement as one flat list of alternatives,
-// one per way of leaving the trie (stop early, or take another character at
-// a node), each spelled out from the start: llama.cpp makes a rule of every
-// parenthesized group and re-parses the grammar for each text it checks,
-// and a name of n characters nests n groups.
-//
-// Where every escape leaves the trie (no name there has an escaped
-// character next), the node's path goes to escPaths instead, and one
-// alternative (path | path | …) escape rest covers them all.
-type flatNames struct {
-	cp       *compiler
-	tail     gbnf.Expr
-	alts     []gbnf.Expr
-	escPaths []string
-	// rawBut[r] is rawChars([]rune{r}), made once per extra-name rule: most
-	// trie nodes have one child, an ASCII letter, and the class is the same
-	// for every node with that child.
-	rawBut [128]gbnf.Expr
-}
-
-func (f *flatNames) write(t *nameTrie, path string) {
-	if !t.end {
-		f.alts = append(f.alts, lit(path+`"`))
-	}
-	for i, r := range t.keys {
-		e, _ := canonicalEscape(r)
-		c := t.children[i]
-		f.write(c, c.via[:len(path)+len(e)])
-	}
-	var other gbnf.Expr // a character that leaves the trie here
-	switch {
-	case len(t.keys) == 0:
-		other = f.cp.shared("canonical-char", func(string) gbnf.Expr { return f.cp.canonicalChar(nil) })
-	case !anyEscaped(t.keys): // no escaped child: the escapes are all other characters
-		other = f.rawChars(t.keys)
-		f.escPaths = append(f.escPaths, path)
-	default:
-		other = f.cp.canonicalChar(t.keys)
-	}
-	if path == "" {
-		f.alts = append(f.alts, seq(other, f.tail))
-	} else {
-		f.alts = append(f.alts, seq(lit(path), other, f.tail))
-	}
-}
-
-// rawChars is rawChars(keys), shared by the nodes whose one child is the
-// same ASCII character.
-func (f *flatNames) rawChars(keys []rune) gbnf.Expr {
-	if len(keys) != 1 || keys[0] >= 128 {
-		return rawChars(keys)
-	}
-	c := &f.rawBut[keys[0]]
-	if *c == nil {
-		*c = rawChars(keys)
-	}
-	return *c
-}
-
-// anyEscaped says whether the canonical form escapes one of rs.
-func anyEscaped(rs []rune) bool {
-	for _, r := range rs {
-		if _, esc := canonicalEscape(r); esc {
-			return true
-		}
-	}
-	return false
 }
 
 // otherTail is a character other than the sorted runes in except, then any
 // canonical rest of the string. A trie node deep inside a name has one
 // child, so the rule "anything but this character, then the rest" is shared
 // by every node with that child: it keeps the tries of long names small.
+// The choice of character is spread over the alternatives (raw class, then
+// the rest | escape, then the rest) rather than grouped: a group is one more
+// rule for llama.cpp to parse, and keeps as many stacks.
 func (cp *compiler) otherTail(except []rune, tail gbnf.Expr) gbnf.Expr {
 	switch len(except) {
 	case 0:
 		return seq(cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) }), tail)
 	case 1:
 	default:
-		return seq(cp.canonicalChar(except), tail)
+		return thenTail(cp.canonicalChar(except), tail)
 	}
 	r := except[0]
 	suffix := string(r)
@@ -492,6 +369,20 @@ func (cp *compiler) otherTail(except []rune, tail gbnf.Expr) gbnf.Expr {
 		suffix = "x" + strconv.FormatInt(int64(r), 16)
 	}
 	return cp.shared("canonical-tail-not-"+suffix, func(string) gbnf.Expr {
-		return seq(cp.canonicalChar(except), tail)
+		return thenTail(cp.canonicalChar(except), tail)
 	})
+}
+
+// thenTail is (x) tail written without the group: x's alternatives each
+// followed by tail.
+func thenTail(x, tail gbnf.Expr) gbnf.Expr {
+	a, ok := x.(*gbnf.Alt)
+	if !ok {
+		return seq(x, tail)
+	}
+	alts := make([]gbnf.Expr, len(a.Alts))
+	for i, e := range a.Alts {
+		alts[i] = seq(e, tail)
+	}
+	return alt(alts...)
 }
