@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -140,6 +141,25 @@ func TestDecodingTables(t *testing.T) {
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("tables lack %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestCorrelation(t *testing.T) {
+	for _, tc := range []struct {
+		x, y []float64
+		want float64 // NaN: undefined
+	}{
+		{[]float64{1, 2, 3}, []float64{2, 4, 6}, 1},
+		{[]float64{1, 2, 3}, []float64{3, 2, 1}, -1},
+		{[]float64{1, 2, 3, 4}, []float64{1, -1, -1, 1}, 0},
+		{[]float64{1, 1}, []float64{1, 2}, math.NaN()},
+		{[]float64{1}, []float64{1}, math.NaN()},
+		{[]float64{1, 2}, []float64{1}, math.NaN()},
+	} {
+		got := Correlation(tc.x, tc.y)
+		if math.IsNaN(tc.want) != math.IsNaN(got) || !math.IsNaN(got) && math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("Correlation(%v, %v) = %v, want %v", tc.x, tc.y, got, tc.want)
 		}
 	}
 }

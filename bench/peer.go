@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -216,6 +217,7 @@ func decodingTables(recs []PeerRecord) string {
 	var oursShare, peerShare, workSpread, parseSpread, checkSpread []float64
 	var oursSolid, peerSolid, solidRatio, solidSpread []float64 // where work is at least half of both checks
 	var oursSame, peerSame, sameRatio []float64                 // where the peer accepts every text sampled from ours
+	var logBytes, logWork, logCheck []float64                   // log ratios, to see what follows grammar size
 	solidSlower, sameSlower := 0, 0
 	var sumOursWork, sumPeerWork float64
 	var costed, lost, workSlower, parseSlower, checkSlower int
@@ -271,6 +273,9 @@ func decodingTables(recs []PeerRecord) string {
 		if x > 1 {
 			workSlower++
 		}
+		logBytes = append(logBytes, math.Log(float64(r.Ours.GrammarBytes)/float64(r.Peer.GrammarBytes)))
+		logWork = append(logWork, math.Log(x))
+		logCheck = append(logCheck, math.Log(c.OursCheckUs/c.PeerCheckUs))
 		cp := float64(r.CommonRunes)
 		sumOursWork += c.OursWorkNs * cp
 		sumPeerWork += c.PeerWorkNs * cp
@@ -329,8 +334,9 @@ func decodingTables(recs []PeerRecord) string {
 		dist(oursCheck, "%.0f"), dist(peerCheck, "%.0f"), ratio(checkRatio), checkSlower, costed, pct(checkSlower, costed))
 	fmt.Fprintf(&b, "| work's share of a check, %% | %s | %s | | |\n", dist(oursShare, "%.0f"), dist(peerShare, "%.0f"))
 	fmt.Fprintf(&b, "\nEngine work summed over the texts of all compared schemas: ours %.1f ms, peer %.1f ms (%.2f×). "+
-		"Work lost in the noise (a check not above its parses, left out): %d schemas.\n",
-		sumOursWork/1e6, sumPeerWork/1e6, sumOursWork/max(sumPeerWork, 1e-9), lost)
+		"Work lost in the noise (a check not above its parses, left out): %d schemas. "+
+		"Correlation of the log ratio with the log grammar-bytes ratio, over the same schemas: engine work %.2f, whole check %.2f.\n",
+		sumOursWork/1e6, sumPeerWork/1e6, sumOursWork/max(sumPeerWork, 1e-9), lost, Correlation(logWork, logBytes), Correlation(logCheck, logBytes))
 	ws, ss, ps, cs := Summarize(workSpread), Summarize(solidSpread), Summarize(parseSpread), Summarize(checkSpread)
 	fmt.Fprintf(&b, "Repeatability: two independent measurements per schema (the figures above take the faster of each part), "+
 		"their ratios ours/peer apart by (max/min − 1) median / p90: engine work %.1f%% / %.1f%% (%d schemas; where work is at least half of both checks %.1f%% / %.1f%%), "+
@@ -339,7 +345,7 @@ func decodingTables(recs []PeerRecord) string {
 	fmt.Fprintf(&b, "Texts (schemas both compile): %d sampled from our compact grammars, llama.cpp accepts %d with ours, the peer's grammar %d of them (rejects %s: "+
 		"it makes every declared property required, forbids unlisted ones, drops parts it does not support); "+
 		"%d sampled from the peer's grammar, %d of them valid values (%s; %d are not even strict JSON, e.g. a lone surrogate escape, "+
-		"the others break a constraint the peer does not enforce), spelled canonically, %d of those accepted by llama.cpp with both; %d common texts in all.\n",
+		"the others break a constraint the peer does not enforce), kept in canonical spelling: %d distinct new texts that llama.cpp accepts with both; %d common texts in all.\n",
 		texts, oursOK, peerAcceptsOurs, pct(oursOK-peerAcceptsOurs, oursOK), peerTexts, peerValid, pct(peerValid, peerTexts), peerNotStrict, peerCommon, common)
 	fmt.Fprintf(&b, "Checks: Go matcher vs llama.cpp disagreements %d; validator (internal/oracle) vs us disagreements %d; canonical texts our matcher rejects %d; sampled texts our matcher rejects (left out) %d.\n",
 		disagree, oracle, canonRejected, sampleRejected)

@@ -38,3 +38,29 @@ func Quantile(sorted []float64, q float64) float64 {
 	}
 	return sorted[i]
 }
+
+// Correlation is Pearson's r of two equally long series; NaN when either is
+// constant or shorter than 2.
+func Correlation(x, y []float64) float64 {
+	n := len(x)
+	if n < 2 || len(y) != n {
+		return math.NaN()
+	}
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx, my = mx/float64(n), my/float64(n)
+	var sxy, sxx, syy float64
+	for i := range x {
+		dx, dy := x[i]-mx, y[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return math.NaN()
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
