@@ -88,7 +88,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		Schema:     SchemaHash(schema),
 	}
 	return &Grammar{
-		GBNF:       prov.String() + "\n" + rules.String(),
+		GBNF:       rules.StringAfter(prov.String()), // one buffer: no copy of the whole grammar
 		Provenance: prov,
 		Rules:      rules,
 		Schema:     checked,
