@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 )
@@ -14,7 +15,24 @@ import (
 
 func epsilon() gbnf.Expr { return &gbnf.Seq{} }
 
-func lit(s string) gbnf.Expr { return &gbnf.Lit{Text: s} }
+// lit is the literal s. One-character ASCII literals (punctuation, digits,
+// the letters of extra-name tries: most literals) are shared nodes, not new
+// ones: nothing changes a Lit once built, and they were a ninth of all
+// compile allocations.
+func lit(s string) gbnf.Expr {
+	if len(s) == 1 && s[0] < utf8.RuneSelf {
+		return &asciiLits[s[0]]
+	}
+	return &gbnf.Lit{Text: s}
+}
+
+// asciiLits holds the literal of each ASCII character, for lit.
+var asciiLits = func() (lits [utf8.RuneSelf]gbnf.Lit) {
+	for i := range lits {
+		lits[i].Text = string(rune(i))
+	}
+	return lits
+}()
 
 func ref(name string) gbnf.Expr { return &gbnf.Ref{Name: name} }
 
