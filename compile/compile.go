@@ -115,6 +115,8 @@ type compiler struct {
 	rules  map[*subsetcheck.Schema]*gbnf.Rule
 	empty  map[*subsetcheck.Schema]bool // schemas found to admit no value
 	helper map[string]string            // shared helper rules, by purpose
+	// nextSuffix is, per base name, the last number newName gave it.
+	nextSuffix map[string]int
 
 	expanding map[*subsetcheck.Schema]bool // schemas being expanded inline
 	expanded  map[*subsetcheck.Schema][]alternative
@@ -128,17 +130,18 @@ type compiler struct {
 
 func newCompiler(c *subsetcheck.Checked, opts Options) *compiler {
 	cp := &compiler{
-		checked:   c,
-		maxRules:  opts.MaxRules,
-		names:     map[string]bool{},
-		rules:     map[*subsetcheck.Schema]*gbnf.Rule{},
-		empty:     map[*subsetcheck.Schema]bool{},
-		helper:    map[string]string{},
-		expanding: map[*subsetcheck.Schema]bool{},
-		expanded:  map[*subsetcheck.Schema][]alternative{},
-		meets:     map[string]*subsetcheck.Schema{},
-		parts:     map[*subsetcheck.Schema][]*subsetcheck.Schema{},
-		ids:       map[*subsetcheck.Schema]int{},
+		checked:    c,
+		maxRules:   opts.MaxRules,
+		names:      map[string]bool{},
+		rules:      map[*subsetcheck.Schema]*gbnf.Rule{},
+		empty:      map[*subsetcheck.Schema]bool{},
+		helper:     map[string]string{},
+		nextSuffix: map[string]int{},
+		expanding:  map[*subsetcheck.Schema]bool{},
+		expanded:   map[*subsetcheck.Schema][]alternative{},
+		meets:      map[string]*subsetcheck.Schema{},
+		parts:      map[*subsetcheck.Schema][]*subsetcheck.Schema{},
+		ids:        map[*subsetcheck.Schema]int{},
 	}
 	if cp.maxRules <= 0 {
 		cp.maxRules = DefaultMaxRules

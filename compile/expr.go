@@ -191,33 +191,24 @@ func rangeClass(lo, hi rune) gbnf.Expr {
 //
 // Names are only ever added, so the smallest free number for a base never
 // goes down: the search starts after the last number given to that base
-// (kept in cp.helper under a key no helper rule has), which keeps a
-// thousand "extra-name-N" rules linear instead of quadratic.
+// (cp.nextSuffix), which keeps a thousand "extra-name-N" rules linear
+// instead of quadratic.
 func (cp *compiler) newName(base string) string {
 	base = sanitize(base)
 	if !cp.names[base] {
 		cp.names[base] = true
 		return base
 	}
-	key := nextSuffixKey + base
-	i := 2
-	if last, ok := cp.helper[key]; ok {
-		i, _ = strconv.Atoi(last)
-		i++
-	}
+	i := max(2, cp.nextSuffix[base]+1)
 	name := base + "-" + strconv.Itoa(i)
 	for cp.names[name] {
 		i++
 		name = base + "-" + strconv.Itoa(i)
 	}
 	cp.names[name] = true
-	cp.helper[key] = strconv.Itoa(i)
+	cp.nextSuffix[base] = i
 	return name
 }
-
-// nextSuffixKey prefixes the cp.helper keys that hold newName's last
-// number per base; no helper rule's key starts with a NUL.
-const nextSuffixKey = "\x00suffix:"
 
 // sanitize keeps letters and digits, turns every other run into one "-",
 // and keeps names short enough to read.
