@@ -60,6 +60,7 @@ func main() {
 	minMs := flag.Int("min-ms", 30, "time each grammar for at least this long")
 	jsonOut := flag.String("json", "", "write the records here")
 	textsFile := flag.String("texts-file", "", "read the texts per schema from this JSON file if it exists, else sample and write them there (same texts before and after a change)")
+	compactOurs := flag.Bool("compact", false, "measure our compact grammar (no whitespace slots) instead of the default one")
 	blame := flag.Int("blame", 0, "list the rules holding the most live stacks, this many, per side")
 	flag.Parse()
 	var files []string
@@ -94,7 +95,7 @@ func main() {
 		if !sampleTexts && !known {
 			continue
 		}
-		rec, ok := one(f, texts, eng, *withPeer, *withTime, *nTexts, *maxRunes, *minMs)
+		rec, ok := one(f, texts, *compactOurs, eng, *withPeer, *withTime, *nTexts, *maxRunes, *minMs)
 		if sampleTexts && rec.sampled != nil {
 			saved[f] = rec.sampled
 		}
@@ -136,7 +137,7 @@ func main() {
 	}
 }
 
-func one(file string, texts []string, eng *engine, withPeer, withTime bool, nTexts, maxRunes, minMs int) (Record, bool) {
+func one(file string, texts []string, compactOurs bool, eng *engine, withPeer, withTime bool, nTexts, maxRunes, minMs int) (Record, bool) {
 	rec := Record{File: file}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -165,6 +166,9 @@ func one(file string, texts []string, eng *engine, withPeer, withTime bool, nTex
 		rec.sampled = texts
 	}
 	grammars := []string{ours.GBNF}
+	if compactOurs {
+		grammars[0] = compact.GBNF
+	}
 	if withPeer {
 		var p struct{ GBNF, Error string }
 		if err := eng.call(map[string]any{"op": "peer", "schema": string(data)}, &p); err != nil || p.Error != "" {
