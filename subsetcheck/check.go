@@ -1010,11 +1010,15 @@ type position struct {
 func (c *checker) schemaPositions() []position {
 	var out []position
 	rootURL, _ := url.Parse("file:///schema.json")
+	// Each item carries its base both parsed and spelled: the spelling
+	// (url.URL.String) changes only at an $id, and making it again for
+	// every position was a third of this walk.
 	type item struct {
 		position
 		base *url.URL
 	}
-	stack := []item{{position{ptr: "", v: c.doc.Root}, rootURL}}
+	rootBase, _, _ := strings.Cut(rootURL.String(), "#")
+	stack := []item{{position{ptr: "", v: c.doc.Root, base: rootBase}, rootURL}}
 	for len(stack) > 0 && len(out) <= 4*c.lim.MaxSubschemas {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -1029,10 +1033,11 @@ func (c *checker) schemaPositions() []position {
 						u = it.base
 					}
 					base = it.base.ResolveReference(u)
+					it.position.base, _, _ = strings.Cut(base.String(), "#")
 				}
 			}
 		}
-		it.position.base, _, _ = strings.Cut(base.String(), "#")
+		baseStr := it.position.base
 		out = append(out, it.position)
 		if v.Kind != Object {
 			continue
@@ -1045,7 +1050,9 @@ func (c *checker) schemaPositions() []position {
 			}
 			kp := join(it.ptr, m.Name)
 			boolOK := m.Name == "additionalProperties" || m.Name == "additionalItems"
-			push := func(v *Value, p string) { stack = append(stack, item{position{ptr: p, v: v, boolOK: boolOK}, base}) }
+			push := func(v *Value, p string) {
+				stack = append(stack, item{position{ptr: p, v: v, base: baseStr, boolOK: boolOK}, base})
+			}
 			val := m.Value
 			switch shape := kw.Shape; {
 			case shape == ShapeSchema, shape == ShapeItems && val.Kind != Array:
