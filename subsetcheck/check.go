@@ -1045,8 +1045,8 @@ func (c *checker) schemaPositions() []position {
 		for i := len(v.Members) - 1; i >= 0; i-- {
 			m := &v.Members[i]
 			kw := LookupKeyword(m.Name, c.draft)
-			if kw == nil {
-				continue
+			if kw == nil || kw.Shape == ShapeValue {
+				continue // no schema below: no pointer to spell
 			}
 			kp := join(it.ptr, m.Name)
 			boolOK := m.Name == "additionalProperties" || m.Name == "additionalItems"
