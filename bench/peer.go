@@ -18,16 +18,17 @@ type PeerRecord struct {
 
 	// Texts: valid values, sampled from our compact grammar and from the
 	// peer's grammar (kept, in canonical spelling, when the value is valid).
-	Texts           int `json:"texts"`                     // sampled from our compact grammar
-	SampleRejected  int `json:"sample_rejected,omitempty"` // sampled texts our matcher rejects: a bug
-	OursAccepted    int `json:"ours_accepted"`             // of Texts, accepted by llama.cpp with our grammar
-	PeerAcceptsOurs int `json:"peer_accepts_ours"`         // of those, accepted with the peer's grammar too
-	PeerTexts       int `json:"peer_texts"`                // sampled from the peer's grammar, distinct
-	PeerNotStrict   int `json:"peer_not_strict,omitempty"` // of those, not strict JSON (lone surrogate escape, repeated name)
-	PeerTextsValid  int `json:"peer_texts_valid"`          // of those, valid values (compile.Canonical accepts them)
-	CanonRejected   int `json:"canon_rejected,omitempty"`  // canonical texts our matcher rejects: a bug, left out
-	PeerTextsCommon int `json:"peer_texts_common"`         // canonical texts accepted by llama.cpp with both grammars
-	OracleDisagree  int `json:"oracle_disagree,omitempty"` // texts where the validator and we differ: a bug
+	Texts            int `json:"texts"`                        // sampled from our compact grammar
+	SampleRejected   int `json:"sample_rejected,omitempty"`    // sampled texts our matcher rejects: a bug
+	OursAccepted     int `json:"ours_accepted"`                // of Texts, accepted by llama.cpp with our grammar
+	PeerAcceptsOurs  int `json:"peer_accepts_ours"`            // of those, accepted with the peer's grammar too
+	PeerTexts        int `json:"peer_texts"`                   // sampled from the peer's grammar, distinct
+	PeerNotStrict    int `json:"peer_not_strict,omitempty"`    // of those, not strict JSON (lone surrogate escape, repeated name)
+	PeerBeyondLimits int `json:"peer_beyond_limits,omitempty"` // of those, with a number beyond compile.MaxExponent (1e9990): left out
+	PeerTextsValid   int `json:"peer_texts_valid"`             // of those, valid values (compile.Canonical accepts them)
+	CanonRejected    int `json:"canon_rejected,omitempty"`     // canonical texts our matcher rejects: a bug, left out
+	PeerTextsCommon  int `json:"peer_texts_common"`            // canonical texts accepted by llama.cpp with both grammars
+	OracleDisagree   int `json:"oracle_disagree,omitempty"`    // texts where the validator and we differ: a bug
 
 	// Decoding cost, over the Common texts (both origins) that llama.cpp
 	// accepts with both grammars, repeated Copies times in each timed pass.
@@ -221,7 +222,7 @@ func decodingTables(recs []PeerRecord) string {
 	solidSlower, sameSlower := 0, 0
 	var sumOursWork, sumPeerWork float64
 	var costed, lost, workSlower, parseSlower, checkSlower int
-	var texts, oursOK, peerAcceptsOurs, peerTexts, peerValid, peerCommon, common, disagree, oracle, canonRejected, sampleRejected, peerNotStrict int
+	var texts, oursOK, peerAcceptsOurs, peerTexts, peerValid, peerCommon, common, disagree, oracle, canonRejected, sampleRejected, peerNotStrict, peerBeyond int
 	var commonPer, runesPer []float64
 	for _, r := range recs {
 		if r.Ours.Status != "compiled" {
@@ -240,6 +241,7 @@ func decodingTables(recs []PeerRecord) string {
 		peerTexts += r.PeerTexts
 		peerValid += r.PeerTextsValid
 		peerNotStrict += r.PeerNotStrict
+		peerBeyond += r.PeerBeyondLimits
 		peerCommon += r.PeerTextsCommon
 		common += r.Common
 		c, ok := r.Cost()
@@ -345,8 +347,9 @@ func decodingTables(recs []PeerRecord) string {
 	fmt.Fprintf(&b, "Texts (schemas both compile): %d sampled from our compact grammars, llama.cpp accepts %d with ours, the peer's grammar %d of them (rejects %s: "+
 		"it makes every declared property required, forbids unlisted ones, drops parts it does not support); "+
 		"%d sampled from the peer's grammar, %d of them valid values (%s; %d are not even strict JSON, e.g. a lone surrogate escape, "+
+		"%d hold a number beyond the exponent our canonical form spells (compile.MaxExponent, e.g. 1e9990) and are left out, "+
 		"the others break a constraint the peer does not enforce), kept in canonical spelling: %d distinct new texts that llama.cpp accepts with both; %d common texts in all.\n",
-		texts, oursOK, peerAcceptsOurs, pct(oursOK-peerAcceptsOurs, oursOK), peerTexts, peerValid, pct(peerValid, peerTexts), peerNotStrict, peerCommon, common)
+		texts, oursOK, peerAcceptsOurs, pct(oursOK-peerAcceptsOurs, oursOK), peerTexts, peerValid, pct(peerValid, peerTexts), peerNotStrict, peerBeyond, peerCommon, common)
 	fmt.Fprintf(&b, "Checks: Go matcher vs llama.cpp disagreements %d; validator (internal/oracle) vs us disagreements %d; canonical texts our matcher rejects %d; sampled texts our matcher rejects (left out) %d.\n",
 		disagree, oracle, canonRejected, sampleRejected)
 	return b.String()
