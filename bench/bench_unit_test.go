@@ -163,3 +163,15 @@ func TestCorrelation(t *testing.T) {
 		}
 	}
 }
+
+// TestPeerRunsApart: the same schema in two runs, its work ratio 2 then 3.
+func TestPeerRunsApart(t *testing.T) {
+	rec := func(oursCheck float64) PeerRecord {
+		return PeerRecord{File: "a.json", Common: 1, CommonRunes: 1000,
+			Timings: []Timing{{OursCheckUs: oursCheck, PeerCheckUs: 2, OursParseUs: 1, PeerParseUs: 1}}}
+	}
+	got := PeerRunsApart([]PeerRecord{rec(3), {File: "b.json"}}, []PeerRecord{rec(4)})
+	if want := "engine work 50.0% / 50.0% (1 schemas; ours slower in one run and not in the other on 0, 0.0%), load 0.0% / 0.0%, whole check 33.3% / 33.3%."; !strings.Contains(got, want) {
+		t.Errorf("PeerRunsApart = %s\nwant it to hold %s", got, want)
+	}
+}

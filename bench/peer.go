@@ -354,3 +354,39 @@ func decodingTables(recs []PeerRecord) string {
 		disagree, oracle, canonRejected, sampleRejected)
 	return b.String()
 }
+
+// PeerRunsApart compares two runs of the same schemas: per schema with
+// decoding figures in both, how far the ratios ours/peer lie apart
+// (max/min − 1), for the work per code point, the load and the whole check.
+// It is the honest noise figure: a rerun on a shared machine, not two
+// measurements taken back to back.
+func PeerRunsApart(a, b []PeerRecord) string {
+	costs := map[string]DecodeCost{}
+	for _, r := range a {
+		if c, ok := r.Cost(); ok {
+			costs[r.File] = c
+		}
+	}
+	var work, parse, check []float64
+	flipped := 0
+	for _, r := range b {
+		c2, ok := r.Cost()
+		c1, seen := costs[r.File]
+		if !ok || !seen {
+			continue
+		}
+		parse = append(parse, 100*spread(c1.OursParseUs/c1.PeerParseUs, c2.OursParseUs/c2.PeerParseUs))
+		check = append(check, 100*spread(c1.OursCheckUs/c1.PeerCheckUs, c2.OursCheckUs/c2.PeerCheckUs))
+		if c1.Measurable() && c2.Measurable() {
+			x1, x2 := c1.OursWorkNs/c1.PeerWorkNs, c2.OursWorkNs/c2.PeerWorkNs
+			work = append(work, 100*spread(x1, x2))
+			if (x1 > 1) != (x2 > 1) {
+				flipped++
+			}
+		}
+	}
+	w, p, c := Summarize(work), Summarize(parse), Summarize(check)
+	return fmt.Sprintf("Against a second whole run (named below), per schema, ratios ours/peer apart by (max/min − 1) median / p90: "+
+		"engine work %.1f%% / %.1f%% (%d schemas; ours slower in one run and not in the other on %d, %s), load %.1f%% / %.1f%%, whole check %.1f%% / %.1f%%.\n",
+		w.Median, w.P90, w.N, flipped, pct(flipped, w.N), p.Median, p.P90, c.Median, c.P90)
+}

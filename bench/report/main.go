@@ -2,7 +2,7 @@
 // JSON that bench/coverage and bench/peer wrote, so that no figure in the
 // README is typed by hand:
 //
-//	go run ./bench/report [-coverage bench/results/coverage.json] [-peer 'bench/results/peer-*.json']
+//	go run ./bench/report [-coverage bench/results/coverage.json] [-peer 'bench/results/peer-*.json'] [-peer-again 'other/peer-*.json']
 //	                      [-gobench bench/results/gobench.txt] [-readme bench/README.md]
 //
 // Each table goes between a "<!-- begin NAME -->" and an "<!-- end NAME -->"
@@ -24,6 +24,7 @@ func main() {
 	covPath := flag.String("coverage", "bench/results/coverage.json", "bench/coverage -json output ('' to skip)")
 	assertedPath := flag.String("coverage-asserted", "bench/results/coverage-asserted.json", "bench/coverage -assert-format -json output, compared with -coverage ('' to skip)")
 	peerPath := flag.String("peer", "bench/results/peer-*.json", "bench/peer -json outputs, a glob: runs are merged ('' to skip)")
+	peerAgain := flag.String("peer-again", "", "a second run of bench/peer (a glob, like -peer), to say how far per-schema ratios move between runs ('' to skip)")
 	goBench := flag.String("gobench", "bench/results/gobench.txt", "saved output of go test -bench ./bench/ ('' to skip)")
 	readme := flag.String("readme", "bench/README.md", "the file whose marked sections are rewritten")
 	flag.Parse()
@@ -57,7 +58,16 @@ func main() {
 			head.WriteString(header(run.Command, run.Env))
 		}
 		head.WriteString("\n")
-		doc, err = replace(doc, "peer", head.String()+bench.PeerTables(all.Records))
+		tables := bench.PeerTables(all.Records)
+		if *peerAgain != "" {
+			again, err := readPeerRuns(*peerAgain)
+			check(err)
+			tables += bench.PeerRunsApart(all.Records, again.Records)
+			for _, cmd := range again.commands {
+				tables += "Second run: `" + cmd + "`.\n"
+			}
+		}
+		doc, err = replace(doc, "peer", head.String()+tables)
 		check(err)
 	}
 	if *goBench != "" {
@@ -95,6 +105,32 @@ func benchLines(out string) string {
 	}
 	b.WriteString("```\n")
 	return b.String()
+}
+
+// peerRuns is several bench/peer runs merged, with their commands.
+type peerRuns struct {
+	bench.PeerRun
+	commands []string
+}
+
+func readPeerRuns(glob string) (peerRuns, error) {
+	var all peerRuns
+	files, err := filepath.Glob(glob)
+	if err == nil && len(files) == 0 {
+		err = fmt.Errorf("no file matches %s", glob)
+	}
+	if err != nil {
+		return all, err
+	}
+	for _, f := range files {
+		var run bench.PeerRun
+		if err := readJSON(f, &run); err != nil {
+			return all, err
+		}
+		all.Records = append(all.Records, run.Records...)
+		all.commands = append(all.commands, run.Command)
+	}
+	return all, nil
 }
 
 func readJSON(path string, v any) error {
