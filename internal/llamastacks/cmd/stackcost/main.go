@@ -14,6 +14,8 @@ package main
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -31,6 +33,9 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/internal/llamastacks"
 )
+
+// againstDir, when set, holds the grammars to compare with instead of the peer's.
+var againstDir string
 
 // Side is one grammar's figures on a schema's texts.
 type Side struct {
@@ -60,6 +65,7 @@ func main() {
 	minMs := flag.Int("min-ms", 30, "time each grammar for at least this long")
 	jsonOut := flag.String("json", "", "write the records here")
 	textsFile := flag.String("texts-file", "", "read the texts per schema from this JSON file if it exists, else sample and write them there (same texts before and after a change)")
+	against := flag.String("against", "", "compare with the grammars in this directory (<first 16 hex of sha256 of the schema path>.gbnf, e.g. ours before a change) instead of the peer's")
 	compactOurs := flag.Bool("compact", false, "measure our compact grammar (no whitespace slots) instead of the default one")
 	blame := flag.Int("blame", 0, "list the rules holding the most live stacks, this many, per side")
 	flag.Parse()
@@ -81,6 +87,11 @@ func main() {
 	}
 	sampleTexts := len(saved) == 0
 	var eng *engine
+	if *against != "" {
+		*withPeer = true
+		againstDir = *against
+		fmt.Println("peer = grammars from", *against)
+	}
 	if *withPeer || *withTime {
 		eng = startEngine()
 		defer eng.stop()
@@ -169,7 +180,14 @@ func one(file string, texts []string, compactOurs bool, eng *engine, withPeer, w
 	if compactOurs {
 		grammars[0] = compact.GBNF
 	}
-	if withPeer {
+	if withPeer && againstDir != "" {
+		h := sha256.Sum256([]byte(file))
+		other, err := os.ReadFile(filepath.Join(againstDir, hex.EncodeToString(h[:8])+".gbnf"))
+		if err != nil {
+			return rec, false
+		}
+		grammars = append(grammars, string(other))
+	} else if withPeer {
 		var p struct{ GBNF, Error string }
 		if err := eng.call(map[string]any{"op": "peer", "schema": string(data)}, &p); err != nil || p.Error != "" {
 			return rec, false
@@ -186,6 +204,9 @@ func one(file string, texts []string, compactOurs bool, eng *engine, withPeer, w
 	// Keep the texts every grammar accepts.
 	var common []string
 	costs := make([]llamastacks.Cost, len(grammars))
+	for i := range costs {
+		costs[i].Accepted = true // Add keeps it only while every text is accepted
+	}
 texts:
 	for _, t := range texts {
 		cs := make([]llamastacks.Cost, len(grammars))
