@@ -284,6 +284,7 @@ func summary(w io.Writer, recs []Record) {
 		{"elements/cp", func(r Record, s *Side) float64 { return per(r, s.Cost.Elements) }},
 		{"compares/cp", func(r Record, s *Side) float64 { return per(r, s.Cost.Compares) }},
 		{"chartests/cp", func(r Record, s *Side) float64 { return per(r, s.Cost.CharTests) }},
+		{"model ns/cp", func(r Record, s *Side) float64 { return s.Cost.EngineNanos() / float64(r.Runes) }},
 		{"init stacks", func(r Record, s *Side) float64 { return float64(s.Cost.InitStacks) / float64(r.Texts) }},
 		{"rules", func(r Record, s *Side) float64 { return float64(s.Rules) }},
 		{"elements", func(r Record, s *Side) float64 { return float64(s.Elements) }},
