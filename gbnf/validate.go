@@ -1,7 +1,9 @@
 package gbnf
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -30,6 +32,7 @@ func Validate(g *Grammar) error {
 	// maps per rule were most of Validate's cost on compiled grammars.
 	index := make(map[string]int32, len(g.Rules))
 	effective := make([]*Rule, 0, len(g.Rules)) // by index: the last definition of each name
+	v.nameOK = make([]bool, 0, len(g.Rules))    // by index: the name is a GBNF name
 	for i, r := range g.Rules {
 		if r == nil {
 			v.add(Pos{}, "rule %d is nil", i)
@@ -41,20 +44,23 @@ func Validate(g *Grammar) error {
 		}
 		index[r.Name] = int32(len(effective))
 		effective = append(effective, r)
+		v.nameOK = append(v.nameOK, validName(r.Name))
 	}
 	// The node checks also list, for each effective rule, the rules it
-	// uses: nullability needs them, and one walk is cheaper than two.
-	v.users = make([][]int32, len(effective))
+	// uses (nullability needs them) and its unbounded repetitions (checked
+	// once nullability is known): one walk is cheaper than three.
 	v.lastUser = make([]int32, len(effective))
+	v.uses = make([]edge, 0, 4*len(effective)) // compiled grammars: a few per rule
 	for _, r := range g.Rules {
 		if r == nil {
 			continue
 		}
-		if !validName(r.Name) {
+		i := index[r.Name]
+		if !v.nameOK[i] {
 			v.add(r.Pos, "rule name %q is not a GBNF name: use letters, digits and -", r.Name)
 		}
 		v.user = -1
-		if i := index[r.Name]; effective[i] == r {
+		if effective[i] == r {
 			v.user = i
 		}
 		v.expr(r.Name, r.Expr, index)
@@ -74,9 +80,20 @@ func Validate(g *Grammar) error {
 
 type validator struct {
 	errs     ErrorList
-	user     int32     // the effective rule whose body expr walks, or -1
-	users    [][]int32 // by rule index: the effective rules that reference it
-	lastUser []int32   // 1 + the last rule added to each users list
+	nameOK   []bool      // by rule index: the name is a GBNF name
+	user     int32       // the effective rule whose body expr walks, or -1
+	uses     []edge      // (user, used) for each rule an effective rule references
+	lastUser []int32     // 1 + the last rule that added an edge to each rule
+	stars    []unbounded // the unbounded repetitions of effective rules, in walk order
+}
+
+// edge says that rule from refers to rule to (by index).
+type edge struct{ from, to int32 }
+
+// unbounded is a repetition (*, +, {m,}) in the body of a rule.
+type unbounded struct {
+	rule   int32
+	repeat *Repeat
 }
 
 func (v *validator) add(pos Pos, format string, args ...any) {
@@ -136,13 +153,16 @@ func (v *validator) expr(rule string, e Expr, defined map[string]int32) {
 			v.add(Pos{}, "rule %s: nil reference", rule)
 			return
 		}
-		if !validName(e.Name) {
+		// A defined name was checked with its rule: look it up first.
+		j, ok := defined[e.Name]
+		switch {
+		case ok && !v.nameOK[j], !ok && !validName(e.Name):
 			v.add(e.Pos, "rule %s: reference %q is not a GBNF name", rule, e.Name)
-		} else if j, ok := defined[e.Name]; !ok {
+		case !ok:
 			v.add(e.Pos, "rule %s: undefined rule %s", rule, e.Name)
-		} else if v.user >= 0 && v.lastUser[j] != v.user+1 {
+		case v.user >= 0 && v.lastUser[j] != v.user+1:
 			v.lastUser[j] = v.user + 1
-			v.users[j] = append(v.users[j], v.user)
+			v.uses = append(v.uses, edge{v.user, j})
 		}
 	case *Repeat:
 		if e == nil {
@@ -151,6 +171,9 @@ func (v *validator) expr(rule string, e Expr, defined map[string]int32) {
 		}
 		if e.Min < 0 || e.Max < -1 || e.Max >= 0 && e.Max < e.Min {
 			v.add(Pos{}, "rule %s: repeat bounds {%d,%d} are not 0 <= min <= max (max -1 means unbounded)", rule, e.Min, e.Max)
+		}
+		if e.Max < 0 && v.user >= 0 {
+			v.stars = append(v.stars, unbounded{v.user, e})
 		}
 		v.expr(rule, e.Expr, defined)
 	default:
@@ -164,26 +187,36 @@ func (v *validator) expr(rule string, e Expr, defined map[string]int32) {
 // would loop on them). Only the effective definition of each name counts:
 // rules holds it for each index of index, every reference is defined.
 func (v *validator) leftRecursion(rules []*Rule, index map[string]int32) {
-	lc := leftCorners{index: index, nullable: nullableRules(rules, index, v.users)}
-	for _, r := range rules {
-		if lc.nullableStar(r.Expr) {
-			v.add(r.Pos, "rule %s: *, + or {m,} over an item that can match the empty string: llama.cpp expands it into a left-recursive rule and refuses it; make the item non-empty or the repetition bounded", r.Name)
+	lc := leftCorners{index: index, nullable: nullableRules(rules, index, byFrom(len(rules), v.uses, true))}
+	// A grammar defining no name twice walks its rules in index order;
+	// otherwise put the repetitions in that order, as the errors are.
+	slices.SortStableFunc(v.stars, func(a, b unbounded) int { return cmp.Compare(a.rule, b.rule) })
+	for k := 0; k < len(v.stars); k++ {
+		st := v.stars[k]
+		if plain := (leftCorners{index: lc.index, nullable: lc.nullable}); !plain.of(st.repeat.Expr) {
+			continue
+		}
+		r := rules[st.rule]
+		v.add(r.Pos, "rule %s: *, + or {m,} over an item that can match the empty string: llama.cpp expands it into a left-recursive rule and refuses it; make the item non-empty or the repetition bounded", r.Name)
+		for k+1 < len(v.stars) && v.stars[k+1].rule == st.rule {
+			k++ // one report per rule
 		}
 	}
 
-	edges := make([][]int32, len(rules))
+	corners := v.uses[:0]                 // grouped already: reuse its array
 	lastFrom := make([]int32, len(rules)) // 1 + the last rule that added an edge to each rule
 	var from int32                        // the rule whose edges lc.of visits
 	lc.visit = func(to int32) {
 		if lastFrom[to] != from+1 {
 			lastFrom[to] = from + 1
-			edges[from] = append(edges[from], to)
+			corners = append(corners, edge{from, to})
 		}
 	}
 	for i, r := range rules {
 		from = int32(i)
 		lc.of(r.Expr)
 	}
+	edges := byFrom(len(rules), corners, false)
 
 	// Iterative depth-first search; a back edge closes a cycle.
 	const (
@@ -205,12 +238,12 @@ func (v *validator) leftRecursion(rules []*Rule, index map[string]int32) {
 		state[start] = onPath
 		for len(path) > 0 {
 			top := &path[len(path)-1]
-			if top.next == len(edges[top.rule]) {
+			if top.next == len(edges.of(top.rule)) {
 				state[top.rule] = done
 				path = path[:len(path)-1]
 				continue
 			}
-			to := edges[top.rule][top.next]
+			to := edges.of(top.rule)[top.next]
 			top.next++
 			switch state[to] {
 			case unvisited:
@@ -234,10 +267,44 @@ func (v *validator) leftRecursion(rules []*Rule, index map[string]int32) {
 	}
 }
 
+// adjacency lists, for each rule index i, the rules to[start[i]:start[i+1]]:
+// two arrays instead of a slice per rule.
+type adjacency struct{ start, to []int32 }
+
+func (a adjacency) of(i int32) []int32 { return a.to[a.start[i]:a.start[i+1]] }
+
+// byFrom groups edges by their from rule (by their to rule when reversed),
+// keeping their order.
+func byFrom(n int, edges []edge, reversed bool) adjacency {
+	key := func(e edge) (int32, int32) {
+		if reversed {
+			return e.to, e.from
+		}
+		return e.from, e.to
+	}
+	start := make([]int32, n+2)
+	for _, e := range edges {
+		k, _ := key(e)
+		start[k+2]++
+	}
+	for i := 2; i <= n+1; i++ {
+		start[i] += start[i-1]
+	}
+	// start[k+1] is now where the edges of k begin; filling moves it to
+	// where they end, which is where those of k+1 begin.
+	to := make([]int32, len(edges))
+	for _, e := range edges {
+		k, x := key(e)
+		to[start[k+1]] = x
+		start[k+1]++
+	}
+	return adjacency{start: start[:n+1], to: to}
+}
+
 // nullableRules finds the rules that match the empty string, by index: a
 // worklist fixpoint that re-examines a rule only when a rule it uses
 // becomes nullable (users[i]: the rules that reference rule i).
-func nullableRules(rules []*Rule, index map[string]int32, users [][]int32) []bool {
+func nullableRules(rules []*Rule, index map[string]int32, users adjacency) []bool {
 	lc := leftCorners{index: index, nullable: make([]bool, len(rules))}
 	work := make([]int32, len(rules))
 	for i := range work {
@@ -250,7 +317,7 @@ func nullableRules(rules []*Rule, index map[string]int32, users [][]int32) []boo
 			continue
 		}
 		lc.nullable[i] = true
-		work = append(work, users[i]...)
+		work = append(work, users.of(i)...)
 	}
 	return lc.nullable
 }
@@ -297,31 +364,6 @@ func (lc *leftCorners) of(e Expr) bool {
 		return lc.of(e.Expr) || e.Min == 0
 	}
 	return false // Class, Any
-}
-
-// nullableStar reports whether e holds an unbounded repetition of an item
-// that matches the empty string.
-func (lc *leftCorners) nullableStar(e Expr) bool {
-	switch e := e.(type) {
-	case *Alt:
-		for _, a := range e.Alts {
-			if lc.nullableStar(a) {
-				return true
-			}
-		}
-	case *Seq:
-		for _, it := range e.Items {
-			if lc.nullableStar(it) {
-				return true
-			}
-		}
-	case *Repeat:
-		if plain := (leftCorners{index: lc.index, nullable: lc.nullable}); e.Max < 0 && plain.of(e.Expr) {
-			return true
-		}
-		return lc.nullableStar(e.Expr)
-	}
-	return false
 }
 
 // walkRefs calls visit with every rule name e references.
