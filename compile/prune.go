@@ -24,12 +24,7 @@ func (cp *compiler) prune() bool {
 	// are looked at again. Sweeping every rule until nothing changes took
 	// one sweep per link of a chain (first[i] -> first[i+1] of a wide
 	// object), quadratic: half a minute for 10,000 properties.
-	users := make([][]int32, len(rules))
-	for i := range rules {
-		for _, j := range uses.of(i) {
-			users[j] = append(users[j], int32(i))
-		}
-	}
+	users := uses.users()
 	productive := make([]bool, len(rules))
 	isProductive := func(name string) bool {
 		i, ok := index[name]
@@ -44,9 +39,14 @@ func (cp *compiler) prune() bool {
 	for len(work) > 0 {
 		i := work[len(work)-1]
 		work = work[:len(work)-1]
-		if !productive[i] && rules[i].Expr != nil && derives(rules[i].Expr, isProductive) {
+		if productive[i] || rules[i].Expr == nil {
+			continue
+		}
+		// Most rules use only rules known to be productive by now: then
+		// the body derives text without a look at each of its nodes.
+		if uses.allProductive(int(i), productive) || derives(rules[i].Expr, isProductive) {
 			productive[i] = true
-			work = append(work, users[i]...)
+			work = append(work, users.of(i)...)
 		}
 	}
 	root, ok := index["root"]
@@ -86,17 +86,19 @@ func (cp *compiler) prune() bool {
 }
 
 // ruleUses lists, for each rule, the distinct rules its body refers to, in
-// order of first reference, and whether it refers to an undefined name.
+// order of first reference, and whether it refers to an undefined name or
+// holds a nil part (a part that derives nothing). The lists share one array.
 type ruleUses struct {
 	index   map[string]int32
 	refs    [][]int32
+	flat    []int32 // the lists, one after another
 	missing []bool
 	seen    []int32 // the collection that last listed each rule
 	gen     int32   // the current collection
 }
 
 func collectUses(rules []*gbnf.Rule, index map[string]int32) *ruleUses {
-	u := &ruleUses{index: index, refs: make([][]int32, len(rules)),
+	u := &ruleUses{index: index, refs: make([][]int32, len(rules)), flat: make([]int32, 0, 4*len(rules)),
 		missing: make([]bool, len(rules)), seen: make([]int32, len(rules))}
 	for i, r := range rules {
 		u.collect(i, r.Expr)
@@ -107,12 +109,16 @@ func collectUses(rules []*gbnf.Rule, index map[string]int32) *ruleUses {
 // collect lists the references of rule i, whose body is e.
 func (u *ruleUses) collect(i int, e gbnf.Expr) {
 	u.gen++
-	u.refs[i], u.missing[i] = u.refs[i][:0], false
+	u.missing[i] = false
+	start := len(u.flat)
 	u.walk(i, e)
+	u.refs[i] = u.flat[start:len(u.flat):len(u.flat)]
 }
 
 func (u *ruleUses) walk(i int, e gbnf.Expr) {
 	switch e := e.(type) {
+	case nil:
+		u.missing[i] = true // derives nothing, like an undefined rule
 	case *gbnf.Seq:
 		for _, x := range e.Items {
 			u.walk(i, x)
@@ -130,15 +136,44 @@ func (u *ruleUses) walk(i int, e gbnf.Expr) {
 			u.missing[i] = true
 		case u.seen[j] != u.gen:
 			u.seen[j] = u.gen
-			u.refs[i] = append(u.refs[i], j)
+			u.flat = append(u.flat, j)
 		}
 	}
 }
 
+// users lists, for each rule, the rules that refer to it.
+func (u *ruleUses) users() adjacency {
+	n := len(u.refs)
+	start := make([]int32, n+2)
+	for _, refs := range u.refs {
+		for _, j := range refs {
+			start[j+2]++
+		}
+	}
+	for i := 2; i <= n+1; i++ {
+		start[i] += start[i-1]
+	}
+	to := make([]int32, start[n+1])
+	for i, refs := range u.refs {
+		for _, j := range refs {
+			to[start[j+1]] = int32(i)
+			start[j+1]++
+		}
+	}
+	return adjacency{start: start[:n+1], to: to}
+}
+
+// adjacency lists, for each rule index i, the rules to[start[i]:start[i+1]]:
+// two arrays instead of a slice per rule.
+type adjacency struct{ start, to []int32 }
+
+func (a adjacency) of(i int32) []int32 { return a.to[a.start[i]:a.start[i+1]] }
+
 func (u *ruleUses) of(i int) []int32 { return u.refs[i] }
 
-// allProductive says whether rule i refers only to productive rules, so
-// that simplify has nothing to drop from it.
+// allProductive says whether rule i refers only to productive rules and
+// holds no nil part, so that it derives some text and simplify has nothing
+// to drop from it.
 func (u *ruleUses) allProductive(i int, productive []bool) bool {
 	if u.missing[i] {
 		return false
@@ -321,7 +356,9 @@ const maxNesting = 100
 func (cp *compiler) outline() {
 	for i := 0; i < len(cp.g.Rules); i++ { // the list grows as parts move out
 		r := cp.g.Rules[i]
-		r.Expr = cp.outlineExpr(r.Expr, r.Name, 0)
+		if e := cp.outlineExpr(r.Expr, r.Name, 0); e != r.Expr {
+			r.Expr = e
+		}
 	}
 }
 
@@ -334,17 +371,25 @@ func (cp *compiler) outlineExpr(e gbnf.Expr, rule string, depth int) gbnf.Expr {
 			return ref(name)
 		}
 	}
+	// Write back only what moved: nodes may be shared, and a store to
+	// the heap costs more than the comparison.
 	switch x := e.(type) {
 	case *gbnf.Seq:
 		for i, it := range x.Items {
-			x.Items[i] = cp.outlineExpr(it, rule, depth+1)
+			if y := cp.outlineExpr(it, rule, depth+1); y != it {
+				x.Items[i] = y
+			}
 		}
 	case *gbnf.Alt:
 		for i, it := range x.Alts {
-			x.Alts[i] = cp.outlineExpr(it, rule, depth+1)
+			if y := cp.outlineExpr(it, rule, depth+1); y != it {
+				x.Alts[i] = y
+			}
 		}
 	case *gbnf.Repeat:
-		x.Expr = cp.outlineExpr(x.Expr, rule, depth+1)
+		if y := cp.outlineExpr(x.Expr, rule, depth+1); y != x.Expr {
+			x.Expr = y
+		}
 	}
 	return e
 }
