@@ -27,7 +27,7 @@ type Whitespace string
 
 const (
 	// Bounded allows, at each place JSON allows whitespace inside an object
-	// or array, nothing, one space, or one newline followed by up to 20
+	// or array, nothing, or one space or newline followed by up to 20
 	// spaces or tabs. Never unbounded: a model left free loops on it.
 	Bounded Whitespace = "bounded"
 	// Compact allows no whitespace at all: the canonical text only.

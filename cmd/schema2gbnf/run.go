@@ -83,7 +83,7 @@ func newCompileFlagSet(checkOnly bool, f *compileFlags, stderr io.Writer) *flag.
 	}
 	if !checkOnly {
 		fs.StringVar(&f.output, "o", "", "write the grammar to `FILE` (atomically: nothing is written on failure)")
-		fs.StringVar(&f.whitespace, "whitespace", "bounded", "`MODE`: bounded (a space, or a newline and up to 20 spaces or tabs, between tokens) or compact (none)")
+		fs.StringVar(&f.whitespace, "whitespace", "bounded", "`MODE`: bounded (nothing, or a space or newline and up to 20 spaces or tabs, between tokens) or compact (none)")
 		fs.StringVar(&f.format, "format", "gbnf", "`OUTPUT`: gbnf (grammar text), llama-server (the JSON request fragment {\"grammar\": ...}) or regex (one regular expression for a full match, no newline after it)")
 		fs.IntVar(&f.maxDepth, "max-depth", 0, "with -format regex: unroll recursion `N` levels deep; valid values nested deeper are rejected (0: refuse recursive schemas)")
 		fs.BoolVar(&f.example, "example", false, "compile the embedded example schema instead of reading one")
