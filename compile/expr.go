@@ -216,22 +216,26 @@ func sanitize(s string) string {
 	if isCleanName(s) {
 		return s // most bases are: skip the copy
 	}
-	var b strings.Builder
+	// Bytes, not runes: every byte of a multi-byte rune is non-ASCII, so a
+	// rune is a run of "other" bytes either way. Only the first 60 bytes
+	// of the result are kept, so the scan stops past them.
+	b := make([]byte, 0, min(len(s), maxNameLen+1))
 	dash := false
-	for _, r := range s {
-		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
+	for i := 0; i < len(s) && len(b) <= maxNameLen; i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			if dash && len(b) > 0 {
+				b = append(b, '-')
 			}
 			dash = false
-			b.WriteRune(r)
+			b = append(b, c)
 			continue
 		}
 		dash = true
 	}
-	out := b.String()
-	if len(out) > 60 {
-		out = strings.TrimRight(out[:60], "-")
+	out := string(b)
+	if len(out) > maxNameLen {
+		out = strings.TrimRight(out[:maxNameLen], "-")
 	}
 	if out == "" {
 		out = "schema"
@@ -239,10 +243,13 @@ func sanitize(s string) string {
 	return out
 }
 
+// maxNameLen bounds the length of the names sanitize makes.
+const maxNameLen = 60
+
 // isCleanName says whether sanitize would return s unchanged: letters and
 // digits in runs joined by single dashes, at most 60 bytes.
 func isCleanName(s string) bool {
-	if s == "" || len(s) > 60 || s[0] == '-' || s[len(s)-1] == '-' {
+	if s == "" || len(s) > maxNameLen || s[0] == '-' || s[len(s)-1] == '-' {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -262,6 +269,10 @@ func isCleanName(s string) bool {
 func pointerName(ptr string) string {
 	if ptr == "" {
 		return "root"
+	}
+	if !strings.Contains(ptr, "~") {
+		// No escapes: "/" runs become "-" in sanitize as the joints would.
+		return sanitize(ptr)
 	}
 	segs := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
 	for i, s := range segs {
