@@ -2,7 +2,9 @@ package compile
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
@@ -142,23 +144,27 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		value    gbnf.Expr
 		required bool
 	}
-	var members []member
-	var names []string
-	required := map[string]bool{}
-	for _, r := range p.Required {
-		required[r] = true
+	members := make([]member, 0, len(p.Properties)+len(p.Required))
+	names := make([]string, 0, len(p.Properties)+len(p.Required))
+	isRequired := func(name string) bool { return slices.Contains(p.Required, name) }
+	if len(p.Required) > maxScannedRequired {
+		required := make(map[string]bool, len(p.Required))
+		for _, r := range p.Required {
+			required[r] = true
+		}
+		isRequired = func(name string) bool { return required[name] }
 	}
 	add := func(name string, s *subsetcheck.Schema) bool {
 		names = append(names, name)
 		v := cp.schemaRef(s)
 		if v == nil {
-			if required[name] {
+			if isRequired(name) {
 				cp.noteCause("required property %q (at %q) admits no value", name, p.Pointer)
 				return false
 			}
 			return true // may simply not appear
 		}
-		members = append(members, member{name, v, required[name]})
+		members = append(members, member{name, v, isRequired(name)})
 		return true
 	}
 	for _, pr := range p.Properties {
@@ -191,7 +197,7 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 				after = cp.addRule(cp.newName(base+"-rest"+strconv.Itoa(i+1)), after)
 			}
 		}
-		mem := seq(lit(quoted(m.name)), ws, lit(":"), ws, m.value, ws)
+		mem := seq(lit(quotedName(m.name)), ws, lit(":"), ws, m.value, ws)
 		withComma := seq(lit(","), ws, mem, after)
 		if m.required {
 			first = seq(mem, after)
@@ -202,6 +208,21 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		}
 	}
 	return seq(lit("{"), ws, first, lit("}"))
+}
+
+// maxScannedRequired is the longest "required" list objectExpr searches
+// by scanning; longer ones (a hostile schema's thousands) get a map.
+const maxScannedRequired = 16
+
+// quotedName is quoted(name), without a builder for the usual name that
+// has nothing to escape.
+func quotedName(name string) string {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return quoted(name)
+		}
+	}
+	return `"` + name + `"`
 }
 
 // altOpt is x | y where y may be the empty string (then x?).
