@@ -44,7 +44,7 @@ func isEpsilon(e gbnf.Expr) bool {
 // seq is the concatenation of items: nil if any item is nil, flattened,
 // without empty sequences, adjacent literals joined.
 func seq(items ...gbnf.Expr) gbnf.Expr {
-	var buf [8]gbnf.Expr // the result is copied out: one allocation for node and items
+	var buf [16]gbnf.Expr // the result is copied out: one allocation for node and items
 	out := buf[:0]
 	for _, it := range items {
 		if it == nil {
@@ -64,7 +64,7 @@ func seq(items ...gbnf.Expr) gbnf.Expr {
 	return newSeq(out)
 }
 
-// newSeq makes a Seq of a copy of items; up to 8 items share one
+// newSeq makes a Seq of a copy of items; up to 16 items share one
 // allocation with the node (seq and alt make most of a grammar's nodes, and
 // allocation was most of compile time).
 func newSeq(items []gbnf.Expr) *gbnf.Seq {
@@ -82,6 +82,14 @@ func newSeq(items []gbnf.Expr) *gbnf.Seq {
 		p := &struct {
 			node gbnf.Seq
 			buf  [8]gbnf.Expr
+		}{}
+		p.node.Items = p.buf[:n:n]
+		copy(p.node.Items, items)
+		return &p.node
+	case n <= 16:
+		p := &struct {
+			node gbnf.Seq
+			buf  [16]gbnf.Expr
 		}{}
 		p.node.Items = p.buf[:n:n]
 		copy(p.node.Items, items)
@@ -110,6 +118,14 @@ func newAlt(items []gbnf.Expr) *gbnf.Alt {
 		p.node.Alts = p.buf[:n:n]
 		copy(p.node.Alts, items)
 		return &p.node
+	case n <= 16:
+		p := &struct {
+			node gbnf.Alt
+			buf  [16]gbnf.Expr
+		}{}
+		p.node.Alts = p.buf[:n:n]
+		copy(p.node.Alts, items)
+		return &p.node
 	}
 	return &gbnf.Alt{Alts: slices.Clone(items)}
 }
@@ -130,7 +146,7 @@ func appendItem(out []gbnf.Expr, x gbnf.Expr) []gbnf.Expr {
 // alt is the union of items: nil items dropped, nested unions flattened,
 // nil when nothing is left.
 func alt(items ...gbnf.Expr) gbnf.Expr {
-	var buf [8]gbnf.Expr // the result is copied out: one allocation for node and items
+	var buf [16]gbnf.Expr // the result is copied out: one allocation for node and items
 	out := buf[:0]
 	for _, it := range items {
 		if it == nil {
