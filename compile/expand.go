@@ -67,6 +67,11 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 	if s.False {
 		return nil, true
 	}
+	if s.Ref == nil && s.AnyOf == nil { // most schemas: nothing to combine, no way back to s
+		alts := []alternative{{plain: own(s)}}
+		cp.expanded[s] = alts
+		return alts, true
+	}
 	if cp.expanding[s] {
 		cp.problem(s, subsetcheck.CodeNotExactlyCompilable,
 			"this schema refers back to itself through $ref or anyOf without entering a property or item, "+
