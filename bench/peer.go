@@ -24,7 +24,7 @@ type PeerRecord struct {
 	PeerAcceptsOurs  int `json:"peer_accepts_ours"`            // of those, accepted with the peer's grammar too
 	PeerTexts        int `json:"peer_texts"`                   // sampled from the peer's grammar, distinct
 	PeerNotStrict    int `json:"peer_not_strict,omitempty"`    // of those, not strict JSON (lone surrogate escape, repeated name)
-	PeerBeyondLimits int `json:"peer_beyond_limits,omitempty"` // of those, with a number beyond compile.MaxExponent (1e9990): left out
+	PeerBeyondLimits int `json:"peer_beyond_limits,omitempty"` // of those, with a number beyond compile.MaxExponent (e.g. 1234e9999): left out
 	PeerTextsValid   int `json:"peer_texts_valid"`             // of those, valid values (compile.Canonical accepts them)
 	CanonRejected    int `json:"canon_rejected,omitempty"`     // canonical texts our matcher rejects: a bug, left out
 	PeerTextsCommon  int `json:"peer_texts_common"`            // canonical texts accepted by llama.cpp with both grammars
@@ -347,7 +347,7 @@ func decodingTables(recs []PeerRecord) string {
 	fmt.Fprintf(&b, "Texts (schemas both compile): %d sampled from our compact grammars, llama.cpp accepts %d with ours, the peer's grammar %d of them (rejects %s: "+
 		"it makes every declared property required, forbids unlisted ones, drops parts it does not support); "+
 		"%d sampled from the peer's grammar, %d of them valid values (%s; %d are not even strict JSON, e.g. a lone surrogate escape, "+
-		"%d hold a number beyond the exponent our canonical form spells (compile.MaxExponent, e.g. 1e9990) and are left out, "+
+		"%d hold a number beyond the exponent our canonical form spells (compile.MaxExponent, e.g. 1234e9999) and are left out, "+
 		"the others break a constraint the peer does not enforce), kept in canonical spelling: %d distinct new texts that llama.cpp accepts with both; %d common texts in all.\n",
 		texts, oursOK, peerAcceptsOurs, pct(oursOK-peerAcceptsOurs, oursOK), peerTexts, peerValid, pct(peerValid, peerTexts), peerNotStrict, peerBeyond, peerCommon, common)
 	fmt.Fprintf(&b, "Checks: Go matcher vs llama.cpp disagreements %d; validator (internal/oracle) vs us disagreements %d; canonical texts our matcher rejects %d; sampled texts our matcher rejects (left out) %d.\n",

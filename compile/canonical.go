@@ -137,7 +137,7 @@ func writePlain(b *strings.Builder, v *subsetcheck.Value) error {
 	case subsetcheck.Number:
 		d, ok := parseDecimal(v.Num)
 		if !ok {
-			return fmt.Errorf("compile.Canonical: number %.40q is not JSON or its exponent passes %d (MaxExponent)", v.Num, MaxExponent)
+			return fmt.Errorf("compile.Canonical: number %.40q: %w", v.Num, ErrBeyondExponent)
 		}
 		b.WriteString(d.text())
 	case subsetcheck.String:

@@ -76,6 +76,12 @@ const (
 	MaxExponent = 10000
 )
 
+// ErrBeyondExponent is wrapped by Canonical's error for a number that is not
+// JSON or whose exponent passes MaxExponent: such a value has no canonical
+// spelling, whatever the schema says of it (callers tell it apart with
+// errors.Is).
+var ErrBeyondExponent = fmt.Errorf("not JSON or exponent beyond %d (MaxExponent)", MaxExponent)
+
 // Compile builds the grammar for a checked schema. Its error, when not nil,
 // is a subsetcheck.ErrorList (for example: the schema admits no value).
 func Compile(c *subsetcheck.Checked, opts Options) (*gbnf.Grammar, error) {

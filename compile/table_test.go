@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -211,6 +212,14 @@ func TestCanonicalRefuses(t *testing.T) {
 	c := checkSchema(t, `{"type":"string"}`)
 	if _, err := Canonical(c, readValue(t, `1`)); err == nil {
 		t.Fatal("Canonical wrote a value the schema rejects")
+	}
+	// A number without a canonical spelling is told apart from a rejected
+	// value: the peer harness leaves such texts out.
+	if _, err := Canonical(checkSchema(t, `{}`), readValue(t, `1234e9999`)); !errors.Is(err, ErrBeyondExponent) {
+		t.Fatalf("Canonical(1234e9999) = %v, want ErrBeyondExponent", err)
+	}
+	if _, err := Canonical(c, readValue(t, `1`)); errors.Is(err, ErrBeyondExponent) {
+		t.Fatal("a rejected value reported as beyond the exponent")
 	}
 }
 

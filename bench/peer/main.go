@@ -18,6 +18,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -255,8 +256,8 @@ func (r *runner) texts(rec *bench.PeerRecord, data []byte, ours *schema2gbnf.Gra
 		}
 		canon, err := compile.Canonical(ours.Schema, doc.Root)
 		switch {
-		case err != nil && strings.Contains(err.Error(), "(MaxExponent)"):
-			// A number like 1e9990: no canonical spelling within compile.MaxExponent,
+		case errors.Is(err, compile.ErrBeyondExponent):
+			// A number like 1234e9999: no canonical spelling within compile.MaxExponent,
 			// whatever the schema says of it; such values are left out.
 			rec.PeerBeyondLimits++
 			continue
