@@ -1,8 +1,9 @@
 // llama.mjs: the node side of bench/peer. It runs llama.cpp's grammar engine
 // and node-llama-cpp's own JSON Schema converter (the peer), timed inside
 // node, and answers one JSON request per stdin line with one JSON line.
-// It reuses the interop harness's install (interop/node_modules); set
-// SCHEMA2GBNF_INTEROP to point elsewhere.
+// It reuses the interop harness's install and timing loop
+// (interop/node_modules, interop/timing.mjs); set SCHEMA2GBNF_INTEROP to
+// point elsewhere.
 //
 // Requests (id names a loaded grammar):
 //   {"op":"peer","schema":"<json text>"}        -> {gbnf, create_us, convert_us, warnings} | {error}
@@ -13,33 +14,31 @@
 //           isTextCompatible; the ids take turns pass by pass and the fastest pass counts.
 //   {"op":"work","ids":["a","b"],"texts":[...],"min_ms":50,"max_reps":50}
 //        -> {check_us:[µs per pass, one per id], parse_us:[µs per empty check, one per id], reps}:
-//           as "time", and in the same turn each id also makes texts.length calls of
-//           isTextCompatible(""), which parse the grammar and check nothing; the fastest
-//           pass of each counts, so check_us - texts.length*parse_us is the engine's work on the text.
+//           interop/timing.mjs's engineWork: check_us - texts.length*parse_us is the engine's
+//           work on the texts.
 //   {"op":"free","id":"a"}                      -> {}
 import path from "node:path";
-import readline from "node:readline";
 import {fileURLToPath, pathToFileURL} from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const interop = process.env.SCHEMA2GBNF_INTEROP || path.join(here, "..", "..", "interop");
-const dist = path.join(interop, "node_modules", "node-llama-cpp", "dist");
-const {getLlama} = await import(pathToFileURL(path.join(dist, "index.js")).href);
-const {getGbnfGrammarForGbnfJsonSchema} = await import(
-    pathToFileURL(path.join(dist, "utils", "gbnfJson", "getGbnfGrammarForGbnfJsonSchema.js")).href);
+const {loadLlama, engineWork, getGbnfGrammarForGbnfJsonSchema, micros, serve} =
+    await import(pathToFileURL(path.join(interop, "timing.mjs")).href);
 
 // llama.cpp prints grammar parse errors through the logger; keep the last ones for the error text.
 let logs = [];
 // The peer reports what it does not support with console.warn and goes on; collect it per request.
 let warnings = [];
 console.warn = (...args) => { warnings.push(args.join(" ")); };
-const llama = await getLlama({gpu: false, build: "never", logLevel: "warn",
-    logger: (level, message) => { logs.push(String(message).trim()); if (logs.length > 5) logs.shift(); }});
+const llama = await loadLlama((level, message) => { logs.push(String(message).trim()); if (logs.length > 5) logs.shift(); });
 
 const grammars = new Map();
-const micros = (t0) => Number(process.hrtime.bigint() - t0) / 1000;
+const loaded = (ids) => {
+    const gs = ids.map((id) => grammars.get(id));
+    return gs.some((g) => !g) ? null : gs.map((g) => g._grammar);
+};
 
-async function handle(req) {
+await serve(async (req) => {
     switch (req.op) {
     case "peer": {
         let schema;
@@ -53,9 +52,8 @@ async function handle(req) {
                 convert_us = Math.min(convert_us, micros(t0));
             }
             const warned = warnings.slice(0, 3);
-            let t0;
             logs = [];
-            t0 = process.hrtime.bigint();
+            const t0 = process.hrtime.bigint();
             // Converts again, then has llama.cpp parse the grammar: what a user of the peer pays.
             await llama.createGrammarForJsonSchema(schema);
             const create_us = micros(t0);
@@ -77,13 +75,13 @@ async function handle(req) {
         }
     }
     case "accepts": {
-        const g = grammars.get(req.id);
-        if (!g) return {error: "no grammar " + req.id};
-        return {accepted: req.texts.map((t) => g._grammar.isTextCompatible(t))};
+        const gs = loaded([req.id]);
+        if (!gs) return {error: "no grammar " + req.id};
+        return {accepted: req.texts.map((t) => gs[0].isTextCompatible(t))};
     }
     case "time": {
-        const gs = req.ids.map((id) => grammars.get(id));
-        if (gs.some((g) => !g)) return {error: "no grammar among " + req.ids.join(",")};
+        const gs = loaded(req.ids);
+        if (!gs) return {error: "no grammar among " + req.ids.join(",")};
         const best = gs.map(() => Infinity);
         const minMs = req.min_ms ?? 50, maxReps = req.max_reps ?? 50;
         const start = process.hrtime.bigint();
@@ -91,9 +89,8 @@ async function handle(req) {
         while (reps < 3 || (reps < maxReps && micros(start) < minMs * 1000)) {
             for (let k = 0; k < gs.length; k++) {
                 const i = (k + reps) % gs.length; // take turns: no side always goes first
-                const g = gs[i]._grammar;
                 const t0 = process.hrtime.bigint();
-                for (const t of req.texts) g.isTextCompatible(t);
+                for (const t of req.texts) gs[i].isTextCompatible(t);
                 best[i] = Math.min(best[i], micros(t0));
             }
             reps++;
@@ -101,33 +98,10 @@ async function handle(req) {
         return {us: best, reps};
     }
     case "work": {
-        // isTextCompatible parses the grammar source on every call (AddonGrammar.cpp), so a
-        // check's time is one parse plus the work per code point; the empty text isolates the
-        // parse (and the set-up of the first stacks), measured right beside the checks.
-        const gs = req.ids.map((id) => grammars.get(id));
-        if (gs.some((g) => !g)) return {error: "no grammar among " + req.ids.join(",")};
-        const check = gs.map(() => Infinity), parse = gs.map(() => Infinity);
-        const minMs = req.min_ms ?? 50, maxReps = req.max_reps ?? 50, n = req.texts.length;
-        const start = process.hrtime.bigint();
-        let reps = 0;
-        while (reps < 3 || (reps < maxReps && micros(start) < minMs * 1000)) {
-            for (let k = 0; k < gs.length; k++) {
-                const i = (k + reps) % gs.length;
-                const g = gs[i]._grammar;
-                for (const parseFirst of reps % 2 ? [true, false] : [false, true]) { // no part always first
-                    const t0 = process.hrtime.bigint();
-                    if (parseFirst) {
-                        for (let j = 0; j < n; j++) g.isTextCompatible("");
-                        parse[i] = Math.min(parse[i], micros(t0) / n);
-                    } else {
-                        for (const t of req.texts) g.isTextCompatible(t);
-                        check[i] = Math.min(check[i], micros(t0));
-                    }
-                }
-            }
-            reps++;
-        }
-        return {check_us: check, parse_us: parse, reps};
+        const gs = loaded(req.ids);
+        if (!gs) return {error: "no grammar among " + req.ids.join(",")};
+        const w = engineWork(gs, req.texts, req.min_ms ?? 50, req.max_reps ?? 50);
+        return {check_us: w.checkUs, parse_us: w.parseUs, reps: w.reps};
     }
     case "free":
         grammars.delete(req.id);
@@ -135,12 +109,4 @@ async function handle(req) {
     default:
         return {error: "unknown op " + req.op};
     }
-}
-
-const rl = readline.createInterface({input: process.stdin, crlfDelay: Infinity});
-for await (const line of rl) {
-    if (!line.trim()) continue;
-    let out;
-    try { out = await handle(JSON.parse(line)); } catch (e) { out = {error: "node: " + String(e && e.stack || e)}; }
-    process.stdout.write(JSON.stringify(out) + "\n");
-}
+});
