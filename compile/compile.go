@@ -121,6 +121,10 @@ type compiler struct {
 	rules  map[*subsetcheck.Schema]*gbnf.Rule
 	empty  map[*subsetcheck.Schema]bool // schemas found to admit no value
 	helper map[string]string            // shared helper rules, by purpose
+	// tailNot is, per rune, the reference to "any other character than
+	// the rune, then any rest" (otherTail): one map probe by rune, not a
+	// key string built per trie node.
+	tailNot map[rune]gbnf.Expr
 	// nextSuffix is, per base name, the last number newName gave it.
 	nextSuffix map[string]int
 
@@ -142,6 +146,7 @@ func newCompiler(c *subsetcheck.Checked, opts Options) *compiler {
 		rules:      map[*subsetcheck.Schema]*gbnf.Rule{},
 		empty:      map[*subsetcheck.Schema]bool{},
 		helper:     map[string]string{},
+		tailNot:    map[rune]gbnf.Expr{},
 		nextSuffix: map[string]int{},
 		expanding:  map[*subsetcheck.Schema]bool{},
 		expanded:   map[*subsetcheck.Schema][]alternative{},

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 )
@@ -287,27 +288,6 @@ func escapesExcept(except []rune) gbnf.Expr {
 	return seq(lit(`\`), alt(escapes...))
 }
 
-// nameTrie holds the declared names an extra member's name must avoid.
-// Children are kept sorted by rune: a node has few, and the grammar walks
-// them in that order.
-type nameTrie struct {
-	end      bool
-	keys     []rune      // the children's runes, ascending
-	children []*nameTrie // children[i] follows keys[i]
-}
-
-func (t *nameTrie) add(s string) {
-	for _, r := range s {
-		i, found := slices.BinarySearch(t.keys, r)
-		if !found {
-			t.keys = slices.Insert(t.keys, i, r)
-			t.children = slices.Insert(t.children, i, &nameTrie{})
-		}
-		t = t.children[i]
-	}
-	t.end = true
-}
-
 // extraName is a JSON string, canonically spelled, whose decoded value is
 // none of names: the complement of the names' trie. Only canonical
 // spellings are allowed so that each decoded name has one spelling, and
@@ -319,6 +299,11 @@ func (t *nameTrie) add(s string) {
 // character, escape), where one flat list of every way out (a rule per
 // name, not per node) keeps one stack per list entry that still fits:
 // after the opening quote, all of them (see cost.go).
+//
+// The trie is never built: in the sorted list of names, a node is a range
+// of names sharing a prefix, and its children are the runs of that range
+// sharing the next rune (UTF-8 byte order is code point order). Building
+// trie nodes was a third of all compile allocations.
 func (cp *compiler) extraName(names []string) gbnf.Expr {
 	if len(names) == 0 {
 		return cp.stringAny()
@@ -327,32 +312,90 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 	if n, ok := cp.helper[key]; ok {
 		return ref(n)
 	}
-	root := &nameTrie{}
-	for _, n := range names {
-		root.add(n)
-	}
+	sorted := sortedValidNames(names)
 	tail := cp.shared("canonical-tail", func(string) gbnf.Expr {
-		return seq(&gbnf.Repeat{Expr: cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) }), Min: 0, Max: -1}, lit(`"`))
+		return seq(&gbnf.Repeat{Expr: cp.canonicalCharRule(), Min: 0, Max: -1}, lit(`"`))
 	})
-	var walk func(t *nameTrie) gbnf.Expr
-	walk = func(t *nameTrie) gbnf.Expr {
-		var alts []gbnf.Expr
-		if !t.end {
-			alts = append(alts, lit(`"`))
-		}
-		for i, r := range t.keys {
-			e, _ := canonicalEscape(r)
-			alts = append(alts, seq(lit(e), walk(t.children[i])))
-		}
-		alts = append(alts, cp.otherTail(t.keys, tail))
-		return alt(alts...)
-	}
 	name := cp.newName("extra-name")
 	cp.helper[key] = name
 	r := &gbnf.Rule{Name: name}
 	cp.g.Rules = append(cp.g.Rules, r)
-	r.Expr = seq(lit(`"`), walk(root))
+	r.Expr = seq(lit(`"`), cp.nameNode(sorted, 0, tail))
 	return ref(name)
+}
+
+// sortedValidNames is names sorted, each invalid UTF-8 byte spelled as
+// U+FFFD (how ranging over the string decodes it), so that byte order is
+// rune order. names itself is left as it is: it belongs to the caller.
+func sortedValidNames(names []string) []string {
+	valid := true
+	for _, n := range names {
+		if !utf8.ValidString(n) {
+			valid = false
+			break
+		}
+	}
+	if valid && slices.IsSorted(names) {
+		return names
+	}
+	out := slices.Clone(names)
+	if !valid {
+		for i, n := range out {
+			if !utf8.ValidString(n) {
+				var b strings.Builder
+				for _, r := range n {
+					b.WriteRune(r)
+				}
+				out[i] = b.String()
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// nameNode is the trie node of the sorted names, which all share their
+// first at bytes: the closing quote unless a name ends here, each next
+// rune followed by its own node, or any other character and any rest.
+func (cp *compiler) nameNode(names []string, at int, tail gbnf.Expr) gbnf.Expr {
+	var altBuf [8]gbnf.Expr
+	var keyBuf [8]rune
+	alts, keys := altBuf[:0], keyBuf[:0]
+	i := 0
+	for i < len(names) && len(names[i]) == at { // a name ending here sorts first
+		i++
+	}
+	if i == 0 {
+		alts = append(alts, lit(`"`))
+	}
+	for i < len(names) {
+		r, size := utf8.DecodeRuneInString(names[i][at:])
+		next := names[i][at : at+size]
+		j := i + 1
+		for j < len(names) && strings.HasPrefix(names[j][at:], next) {
+			j++
+		}
+		keys = append(keys, r)
+		alts = append(alts, seq(canonicalLit(r), cp.nameNode(names[i:j], at+size, tail)))
+		i = j
+	}
+	alts = append(alts, cp.otherTail(keys, tail))
+	return alt(alts...)
+}
+
+// canonicalLit is the literal of r's canonical spelling.
+func canonicalLit(r rune) gbnf.Expr {
+	if r < utf8.RuneSelf && r >= 0x20 && r != '"' && r != '\\' {
+		return &asciiLits[r]
+	}
+	e, _ := canonicalEscape(r)
+	return lit(e)
+}
+
+// canonicalCharRule is a reference to the shared rule of one canonical
+// character.
+func (cp *compiler) canonicalCharRule() gbnf.Expr {
+	return cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) })
 }
 
 // otherTail is a character other than the sorted runes in except, then any
@@ -365,19 +408,27 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 func (cp *compiler) otherTail(except []rune, tail gbnf.Expr) gbnf.Expr {
 	switch len(except) {
 	case 0:
-		return seq(cp.shared("canonical-char", func(string) gbnf.Expr { return cp.canonicalChar(nil) }), tail)
+		return seq(cp.canonicalCharRule(), tail)
 	case 1:
 	default:
 		return thenTail(cp.canonicalChar(except), tail)
 	}
 	r := except[0]
+	if e, ok := cp.tailNot[r]; ok {
+		return e
+	}
 	suffix := string(r)
 	if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
 		suffix = "x" + strconv.FormatInt(int64(r), 16)
 	}
-	return cp.shared("canonical-tail-not-"+suffix, func(string) gbnf.Expr {
+	e := cp.shared("canonical-tail-not-"+suffix, func(string) gbnf.Expr {
 		return thenTail(cp.canonicalChar(except), tail)
 	})
+	// One reference node for every use: nothing changes it but prune's
+	// alias renaming, and this rule's body is never a bare reference, so
+	// it is never an alias.
+	cp.tailNot[r] = e
+	return e
 }
 
 // thenTail is (x) tail written without the group: x's alternatives each
