@@ -125,6 +125,9 @@ type compiler struct {
 	// the rune, then any rest" (otherTail): one map probe by rune, not a
 	// key string built per trie node.
 	tailNot map[rune]gbnf.Expr
+	// sharedRefs is the one reference node to each shared helper rule, by
+	// its key (see shared).
+	sharedRefs map[string]gbnf.Expr
 	// nextSuffix is, per base name, the last number newName gave it.
 	nextSuffix map[string]int
 
@@ -147,6 +150,7 @@ func newCompiler(c *subsetcheck.Checked, opts Options) *compiler {
 		empty:      map[*subsetcheck.Schema]bool{},
 		helper:     map[string]string{},
 		tailNot:    map[rune]gbnf.Expr{},
+		sharedRefs: map[string]gbnf.Expr{},
 		nextSuffix: map[string]int{},
 		expanding:  map[*subsetcheck.Schema]bool{},
 		expanded:   map[*subsetcheck.Schema][]alternative{},
