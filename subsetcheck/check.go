@@ -244,23 +244,32 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 	var unassertable *Member // a format that cannot be asserted
 	for i := range v.Members {
 		m := &v.Members[i]
-		kp := join(ptr, m.Name)
+		// The keyword's pointer, built on first use: most keywords are
+		// valid and hold no schema, and need none (a string per keyword
+		// was a twentieth of all compile allocations).
+		kpath := ""
+		kp := func() string {
+			if kpath == "" {
+				kpath = join(ptr, m.Name)
+			}
+			return kpath
+		}
 		val := m.Value
 		kw := LookupKeyword(m.Name, c.draft)
 		if kw == nil {
-			c.unknownKeyword(kp, m)
+			c.unknownKeyword(kp(), m)
 			continue
 		}
 		if kw.Use(c.profile) == Refused {
 			if c.metaOnly {
-				c.metaRefused(kp, m, kw)
+				c.metaRefused(kp(), m, kw)
 			} else {
-				c.refuse(kp, m, kw)
+				c.refuse(kp(), m, kw)
 			}
 			continue
 		}
 		bad := func(format string, args ...any) {
-			c.errorAt(CodeBadKeywordValue, kp, val.Offset, "%s: "+format, append([]any{m.Name}, args...)...)
+			c.errorAt(CodeBadKeywordValue, kp(), val.Offset, "%s: "+format, append([]any{m.Name}, args...)...)
 		}
 		switch m.Name {
 		case "$schema":
@@ -268,7 +277,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 				bad("must be a string, the dialect's URI")
 			} else if !ctx.root {
 				if d, ok := dialect(val.Str); !ok || d != c.draft {
-					c.errorAt(CodeUnknownDraft, kp, val.Offset, "a subschema may not switch dialects (the root is %s); remove this $schema", c.draft)
+					c.errorAt(CodeUnknownDraft, kp(), val.Offset, "a subschema may not switch dialects (the root is %s); remove this $schema", c.draft)
 				}
 			}
 		case "$comment", "title", "description", "contentMediaType", "contentEncoding":
@@ -293,7 +302,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			if val.Kind != String {
 				bad("must be a string")
 			} else if !c.assertFormat {
-				c.warnAt(CodeFormatNotEnforced, kp, m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; use enum if the set of strings is small, or assert formats (AssertFormat, -assert-format)", val.Str)
+				c.warnAt(CodeFormatNotEnforced, kp(), m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; use enum if the set of strings is small, or assert formats (AssertFormat, -assert-format)", val.Str)
 			} else if slices.Contains(AssertedFormats, val.Str) {
 				s.Format = val.Str
 			} else if !c.metaOnly {
@@ -319,10 +328,10 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 				continue
 			}
 			if ctx.embedded {
-				c.errorAt(CodeRemoteRef, kp, val.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to $defs of the root and drop its $id")
+				c.errorAt(CodeRemoteRef, kp(), val.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to $defs of the root and drop its $id")
 				continue
 			}
-			c.pending = append(c.pending, pendingRef{from: s, member: m, ptr: kp})
+			c.pending = append(c.pending, pendingRef{from: s, member: m, ptr: kp()})
 		case "type":
 			s.Types = c.types(kp, val, bad)
 		case "enum":
@@ -347,7 +356,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			}
 			for j := range val.Members {
 				pm := &val.Members[j]
-				s.Properties = append(s.Properties, Property{Name: pm.Name, Schema: c.build(join(kp, pm.Name), pm.Value, ctx.child())})
+				s.Properties = append(s.Properties, Property{Name: pm.Name, Schema: c.build(join(kp(), pm.Name), pm.Value, ctx.child())})
 			}
 		case "required":
 			if val.Kind != Array {
@@ -360,11 +369,11 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			seen := map[string]bool{}
 			for j, item := range val.Items {
 				if item.Kind != String {
-					c.errorAt(CodeBadKeywordValue, join(kp, strconv.Itoa(j)), item.Offset, "required: each item must be a member name (a string), not %s", kindName(item.Kind))
+					c.errorAt(CodeBadKeywordValue, join(kp(), strconv.Itoa(j)), item.Offset, "required: each item must be a member name (a string), not %s", kindName(item.Kind))
 					continue
 				}
 				if seen[item.Str] {
-					c.errorAt(CodeBadKeywordValue, join(kp, strconv.Itoa(j)), item.Offset, "required: %q is listed twice; the names must be unique", item.Str)
+					c.errorAt(CodeBadKeywordValue, join(kp(), strconv.Itoa(j)), item.Offset, "required: %q is listed twice; the names must be unique", item.Str)
 					continue
 				}
 				seen[item.Str] = true
@@ -373,7 +382,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 		case "additionalProperties":
 			sub := ctx.child()
 			sub.boolOK, sub.portableX = true, true
-			s.AdditionalProperties = c.build(kp, val, sub)
+			s.AdditionalProperties = c.build(kp(), val, sub)
 		case "items":
 			if val.Kind == Array {
 				if c.draft >= Draft2020 {
@@ -381,7 +390,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 					continue
 				}
 				if c.profile == Portable {
-					c.errorAt(CodeRefusedKeyword, kp, m.NameOffset, "items as an array of schemas is %s; use a single schema", notPortable)
+					c.errorAt(CodeRefusedKeyword, kp(), m.NameOffset, "items as an array of schemas is %s; use a single schema", notPortable)
 					continue
 				}
 				if len(val.Items) == 0 {
@@ -389,16 +398,16 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 					continue
 				}
 				itemsArray = true
-				s.PrefixItems = c.schemaList(kp, val, ctx, bad)
+				s.PrefixItems = c.schemaList(kp(), val, ctx, bad)
 				continue
 			}
-			s.Items = c.build(kp, val, ctx.child())
+			s.Items = c.build(kp(), val, ctx.child())
 		case "prefixItems":
 			if val.Kind != Array || len(val.Items) == 0 {
 				bad("must be a non-empty array of schemas")
 				continue
 			}
-			s.PrefixItems = c.schemaList(kp, val, ctx, bad)
+			s.PrefixItems = c.schemaList(kp(), val, ctx, bad)
 		case "additionalItems":
 			additionalItems = m
 		case "minItems", "maxItems", "minLength", "maxLength":
@@ -456,7 +465,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 				bad("must be a non-empty array of schemas")
 				continue
 			}
-			s.AnyOf = c.schemaList(kp, val, ctx, bad)
+			s.AnyOf = c.schemaList(kp(), val, ctx, bad)
 		}
 	}
 	if additionalItems != nil {
@@ -554,7 +563,7 @@ var typeNames = map[string]Type{
 }
 
 // types reads "type": one name or a non-empty list of unique names.
-func (c *checker) types(kp string, val *Value, bad func(string, ...any)) Type {
+func (c *checker) types(kp func() string, val *Value, bad func(string, ...any)) Type {
 	one := func(v *Value) (Type, bool) {
 		if v.Kind != String {
 			return 0, false
@@ -581,11 +590,11 @@ func (c *checker) types(kp string, val *Value, bad func(string, ...any)) Type {
 		for j, item := range val.Items {
 			t, ok := one(item)
 			if !ok {
-				c.errorAt(CodeBadKeywordValue, join(kp, strconv.Itoa(j)), item.Offset, "type: not a type name; use %s", names)
+				c.errorAt(CodeBadKeywordValue, join(kp(), strconv.Itoa(j)), item.Offset, "type: not a type name; use %s", names)
 				continue
 			}
 			if seen[item.Str] {
-				c.errorAt(CodeBadKeywordValue, join(kp, strconv.Itoa(j)), item.Offset, "type: %q is listed twice", item.Str)
+				c.errorAt(CodeBadKeywordValue, join(kp(), strconv.Itoa(j)), item.Offset, "type: %q is listed twice", item.Str)
 			}
 			seen[item.Str] = true
 			all |= t
