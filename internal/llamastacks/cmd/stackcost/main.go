@@ -32,10 +32,14 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/internal/llamastacks"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 // againstDir, when set, holds the grammars to compare with instead of the peer's.
 var againstDir string
+
+// withPeerTexts adds texts sampled from the peer's grammar.
+var withPeerTexts bool
 
 // Side is one grammar's figures on a schema's texts.
 type Side struct {
@@ -68,6 +72,7 @@ func main() {
 	against := flag.String("against", "", "compare with the grammars in this directory (<first 16 hex of sha256 of the schema path>.gbnf, e.g. ours before a change) instead of the peer's")
 	compactOurs := flag.Bool("compact", false, "measure our compact grammar (no whitespace slots) instead of the default one")
 	blame := flag.Int("blame", 0, "list the rules holding the most live stacks, this many, per side")
+	flag.BoolVar(&withPeerTexts, "peer-texts", false, "with -peer: also sample texts from the peer's grammar, kept in canonical spelling when the value is valid (as bench/peer does), so that a peer that rejects every text of ours is still compared")
 	flag.Parse()
 	var files []string
 	for _, dir := range flag.Args() {
@@ -193,6 +198,10 @@ func one(file string, texts []string, compactOurs bool, eng *engine, withPeer, w
 			return rec, false
 		}
 		grammars = append(grammars, strings.Replace(p.GBNF, ` "\n\n\n\n" [\n]*`, "", 1))
+		if withPeerTexts && rec.sampled != nil {
+			texts = append(texts, peerTexts(ours, grammars[1], nTexts, maxRunes)...)
+			rec.sampled = texts
+		}
 	}
 	parsed := make([]*llamastacks.Grammar, len(grammars))
 	for i, text := range grammars {
@@ -263,6 +272,38 @@ texts:
 		rec.Peer = sides[1]
 	}
 	return rec, true
+}
+
+// peerTexts samples the peer's grammar and keeps the canonical spelling of
+// each valid value.
+func peerTexts(ours *schema2gbnf.Grammar, peer string, n, maxRunes int) []string {
+	g, err := gbnf.Parse(peer)
+	if err != nil {
+		return nil
+	}
+	s, err := gbnf.NewSampler(g, 1)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for try := 0; try < 4*n && len(out) < n; try++ {
+		t, ok := s.Sample(maxRunes)
+		if !ok {
+			continue
+		}
+		doc, err := subsetcheck.Read("text", []byte(t), subsetcheck.Limits{})
+		if err != nil {
+			continue
+		}
+		canon, err := compile.Canonical(ours.Schema, doc.Root)
+		if err != nil || seen[canon] {
+			continue
+		}
+		seen[canon] = true
+		out = append(out, canon)
+	}
+	return out
 }
 
 // per is a figure per code point of the record's texts.
