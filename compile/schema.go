@@ -130,8 +130,67 @@ next:
 	}
 	if len(alts) == 0 {
 		cp.noteCause("enum/const at %q has no member that the rest of the schema accepts", p.Pointer)
+		return nil
 	}
-	return alt(alts...)
+	texts := make([]string, len(alts))
+	for i, a := range alts {
+		texts[i] = a.(*gbnf.Lit).Text
+	}
+	return literalTrie(texts)
+}
+
+// literalTrie is the union of distinct texts written as a trie: shared
+// prefixes once, then a group of what follows. llama.cpp keeps a stack per
+// alternative whose next character fits, so a flat list of string enum
+// members (all starting with a quote) keeps one per member until they part;
+// the trie keeps one per distinct next character.
+func literalTrie(texts []string) gbnf.Expr {
+	slices.Sort(texts) // code point order; a text comes before its extensions
+	rs := make([][]rune, len(texts))
+	for i, t := range texts {
+		rs[i] = []rune(t)
+	}
+	// node is the texts [lo, hi), which share their first depth runes.
+	var node func(lo, hi, depth int) gbnf.Expr
+	node = func(lo, hi, depth int) gbnf.Expr {
+		var alts []gbnf.Expr
+		i := lo
+		if len(rs[i]) == depth {
+			alts = append(alts, epsilon())
+			i++
+		}
+		for i < hi {
+			r := rs[i][depth]
+			j := i + 1
+			for j < hi && rs[j][depth] == r {
+				j++
+			}
+			if j == i+1 {
+				alts = append(alts, lit(string(rs[i][depth:])))
+				i = j
+				continue
+			}
+			d := depth + 1
+			for sharedAt(rs[i:j], d) {
+				d++
+			}
+			alts = append(alts, seq(lit(string(rs[i][depth:d])), node(i, j, d)))
+			i = j
+		}
+		return alt(alts...)
+	}
+	return node(0, len(rs), 0)
+}
+
+// sharedAt says whether every text in rs goes on past d runes with the
+// same rune there.
+func sharedAt(rs [][]rune, d int) bool {
+	for _, t := range rs {
+		if len(t) <= d || t[d] != rs[0][d] {
+			return false
+		}
+	}
+	return true
 }
 
 // objectExpr: declared members in schema order, each optional one
