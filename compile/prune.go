@@ -256,26 +256,36 @@ func simplify(e gbnf.Expr, productive func(string) bool) gbnf.Expr {
 // again for each text node-llama-cpp checks, so every rule costs. It
 // returns what each rule index now stands for.
 func skipAliases(rules []*gbnf.Rule, productive []bool, u *ruleUses) func(int32) int32 {
-	alias := map[int32]int32{}
+	// alias[i] is the rule that rule i only names, or -1; a slice, not a
+	// map: resolve runs for every edge of the reachability walk.
+	var alias []int32
+	aliases := 0
 	for i, r := range rules {
 		if to, ok := r.Expr.(*gbnf.Ref); ok && productive[i] && r.Name != "root" && to.Name != r.Name {
 			if j, ok := u.index[to.Name]; ok {
-				alias[int32(i)] = j
+				if alias == nil {
+					alias = make([]int32, len(rules))
+					for k := range alias {
+						alias[k] = -1
+					}
+				}
+				alias[i] = j
+				aliases++
 			}
 		}
 	}
+	if aliases == 0 {
+		return func(i int32) int32 { return i }
+	}
 	resolve := func(i int32) int32 {
-		for steps := 0; steps <= len(alias); steps++ { // bounded: a cycle of aliases stays as it is
-			to, ok := alias[i]
-			if !ok {
+		for steps := 0; steps <= aliases; steps++ { // bounded: a cycle of aliases stays as it is
+			to := alias[i]
+			if to < 0 {
 				return i
 			}
 			i = to
 		}
 		return i
-	}
-	if len(alias) == 0 {
-		return resolve
 	}
 	rename := func(name string) string {
 		if i, ok := u.index[name]; ok {
@@ -288,7 +298,7 @@ func skipAliases(rules []*gbnf.Rule, productive []bool, u *ruleUses) func(int32)
 			continue
 		}
 		for _, j := range u.of(i) {
-			if _, ok := alias[j]; ok {
+			if alias[j] >= 0 {
 				renameRefs(r.Expr, rename)
 				break
 			}
