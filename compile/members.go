@@ -135,6 +135,7 @@ func escapedRunes(rs []rune) string {
 type memberTries struct {
 	cp        *compiler
 	base      string
+	stem      string // base cut short: the tries' many rule names are read by llama.cpp for every request
 	ws        gbnf.Expr
 	members   []member
 	runes     [][]rune    // members' names
@@ -163,7 +164,7 @@ func (cp *compiler) objectMembers(base string, members []member, names []string,
 		return nil, false
 	}
 	n := len(members)
-	m := &memberTries{cp: cp, base: base, ws: cp.w(), members: members,
+	m := &memberTries{cp: cp, base: base, stem: stem(base), ws: cp.w(), members: members,
 		runes: make([][]rune, n), tries: make([]*declTrie, n+1), required: make([]int, n+1), tails: make([]gbnf.Expr, n+1),
 		nodes: map[*declTrie]gbnf.Expr{}, others: map[*declTrie]gbnf.Expr{}, uniques: map[[2]any]gbnf.Expr{},
 		vias: map[*declTrie]gbnf.Expr{}, elses: map[*declTrie]gbnf.Expr{}}
@@ -245,7 +246,7 @@ func (m *memberTries) tail(i int) gbnf.Expr {
 		if m.required[i] == len(m.members) {
 			t = alt(t, epsilon())
 		}
-		t = m.cp.addRule(m.cp.newName(m.base+"-rest"+strconv.Itoa(i+1)), t)
+		t = m.cp.addRule(m.cp.newName(m.stem+"-rest"+strconv.Itoa(i+1)), t)
 	}
 	m.tails[i] = t
 	return t
@@ -269,7 +270,7 @@ func (m *memberTries) names(t *declTrie, depth int) gbnf.Expr {
 		// member: the same stacks, a grammar linear in the names).
 		e := alt(m.single(t.first, depth), m.names(t.prev, depth))
 		if _, ok := e.(*gbnf.Alt); ok {
-			e = m.cp.addRule(m.cp.newName(m.base+"-names"+strconv.Itoa(t.first+1)), e)
+			e = m.cp.addRule(m.cp.newName(m.stem+"-next"+strconv.Itoa(t.first+1)), e)
 		}
 		m.nodes[t] = e
 		return e
@@ -295,7 +296,7 @@ func (m *memberTries) names(t *declTrie, depth int) gbnf.Expr {
 	}
 	e := alt(alts...)
 	if len(alts) > 1 {
-		e = m.cp.addRule(m.cp.newName(m.base+"-names"+strconv.Itoa(t.first+1)), e)
+		e = m.cp.addRule(m.cp.newName(m.stem+"-next"+strconv.Itoa(t.first+1)), e)
 	}
 	m.nodes[t] = e
 	return e
@@ -328,7 +329,7 @@ func (m *memberTries) merged(t *declTrie, all *declTrie, depth int) gbnf.Expr {
 		}
 	}
 	alts = append(alts, m.extraElse(all))
-	e := m.cp.addRule(m.cp.newName(m.base+"-names"+strconv.Itoa(t.first+1)), alt(alts...))
+	e := m.cp.addRule(m.cp.newName(m.stem+"-next"+strconv.Itoa(t.first+1)), alt(alts...))
 	m.nodes[t] = e
 	return e
 }
@@ -390,7 +391,7 @@ func (m *memberTries) unique(k int, all *declTrie, depth int) gbnf.Expr {
 		return e
 	}
 	e, _ := canonicalEscape(m.runes[k][depth])
-	u := m.cp.addRule(m.cp.newName(m.base+"-name"+strconv.Itoa(k+1)), alt(
+	u := m.cp.addRule(m.cp.newName(m.stem+"-name"+strconv.Itoa(k+1)), alt(
 		seq(lit(escapedRunes(m.runes[k][depth:])+`"`), m.leaf(k)),
 		seq(lit(e), m.other(all, nil), m.extraRest)))
 	m.uniques[key] = u
@@ -414,6 +415,12 @@ func (m *memberTries) other(all *declTrie, prefix []rune) gbnf.Expr {
 		alts = append(alts, seq(lit(e), m.other(all.children[i], append(prefix, r))))
 	}
 	alts = append(alts, m.cp.otherTail(all.keys, m.canonicalTail()))
+	if len(alts) == 1 && len(prefix) > 0 {
+		// A declared name's end with nothing below: any character and
+		// any rest, written where it is used rather than one rule each.
+		m.others[all] = alts[0]
+		return alts[0]
+	}
 	name := m.otherName
 	if len(prefix) > 0 {
 		name = m.cp.newName(m.otherName + "-" + string(prefix[:min(len(prefix), maxNamePrefix)]))
@@ -423,9 +430,26 @@ func (m *memberTries) other(all *declTrie, prefix []rune) gbnf.Expr {
 	return e
 }
 
+// stem is base cut to maxStem bytes (at a dash when it can): llama.cpp
+// parses every rule name at each reference and keeps them in a map; every
+// rule renamed r1, r2, ... parses 1.2x faster (207 corpus grammars in node).
+func stem(base string) string {
+	if len(base) <= maxStem {
+		return base
+	}
+	cut := base[:maxStem]
+	if i := strings.LastIndexByte(cut, '-'); i > 0 {
+		cut = cut[:i]
+	}
+	return cut
+}
+
+// maxStem bounds the object part of the tries' rule names.
+const maxStem = 16
+
 // maxNamePrefix is how much of a complement node's path its rule name
 // shows (a long name's nodes would otherwise cost their depth each).
-const maxNamePrefix = 24
+const maxNamePrefix = 12
 
 // canonicalTail is any canonical rest of a string and its closing quote.
 func (m *memberTries) canonicalTail() gbnf.Expr {
