@@ -66,17 +66,27 @@
 //     to the next required one, members.go) are a trie, persistent so that
 //     the grammar stays linear in the names' length, and past the last
 //     required member each trie node is merged with the complement of the
-//     declared names: a stack per distinct next character. On 4926 corpus
-//     schemas (texts from both grammars, model counts): live stacks/cp
-//     pooled 0.972x (geo 0.967x, worse on none), peak stacks 0.862x,
-//     duplicate checks 0.826x, schemas above the peer 1524 -> 1410; rules
-//     1.099x, elements 1.052x per schema (geometric). Node, 207 schemas, the former
-//     grammars in the same process: engine work per code point 0.960x,
-//     parse 1.37x (grammar text grows with copied trie nodes; names that
-//     share a long prefix, attribute1..attribute20, copy it per name).
-//     Along a declared name three or four stacks remain (the next
-//     character, another raw one, an escape, the end of an extra name):
-//     the price of allowing extras exactly.
+//     declared names: a stack per distinct next character. With the enum
+//     trie below, on 4926 corpus schemas (texts from both grammars, model
+//     counts): live stacks/cp 0.970x pooled (geo 0.965x, worse on none),
+//     peak stacks 0.833x, duplicate checks 0.748x, schemas above the peer
+//     1524 -> 1401; rules 1.061x, elements 1.044x per schema (geometric;
+//     Snowplow sp_302..306, 75 optional names all starting with "t",
+//     2.6x: persistence copies each name's branch points). Node, 207
+//     schemas against the former grammars in one process, taking turns:
+//     engine work per code point 0.961x, parse 1.31x (geo; 1.45x pooled),
+//     a whole check of a 630-code-point text 1.03x; against the peer on
+//     189 schemas with its own texts too, work/cp ours/peer 1.40 -> 1.33.
+//     So the stacks paid per token go down and the parse paid per request
+//     goes up. Writing single-child chains of the merged trie as one
+//     literal beside the extras that leave them (tried) saved 0.6% of
+//     rules for 0.1% more stacks: not kept.
+//     Along a declared name, with extras allowed, four or five stacks
+//     remain: the complement's next character, another raw one, an escape
+//     and the end of an extra name (the price of allowing extras exactly),
+//     plus the literal rest of the name where no name ahead shares it.
+//     Merging that rest character by character would save the one stack
+//     for a rule per character of every name.
 //   - Enum members are a trie of their texts (schema.go, literalTrie): a
 //     flat list of string members, all starting with a quote, kept a stack
 //     per member until they parted (the most: 412 stacks). On the same
@@ -88,6 +98,9 @@
 //     dominates. It follows the number of rules and elements: bounded strings
 //     are one shared rule per pair of bounds, not a copy per property; a rule
 //     that is only another rule's name is skipped; the indent {0,20} is
-//     written as 4×4 + 4 (9 rules, not 20). In real decoding the grammar is
+//     written as 4×4 + 4 (9 rules, not 20). Rule names count too: the same
+//     grammars with every rule renamed r1, r2, ... parse 1.2x faster (207
+//     corpus schemas), so the member tries name their rules from the
+//     object's name cut to 16 bytes. In real decoding the grammar is
 //     parsed once per request and the stacks are paid per token.
 package compile
