@@ -33,6 +33,7 @@ func Validate(g *Grammar) error {
 	index := make(map[string]int32, len(g.Rules))
 	effective := make([]*Rule, 0, len(g.Rules)) // by index: the last definition of each name
 	v.nameOK = make([]bool, 0, len(g.Rules))    // by index: the name is a GBNF name
+	ruleIndex := make([]int32, len(g.Rules))    // by position in g.Rules: its name's index
 	for i, r := range g.Rules {
 		if r == nil {
 			v.add(Pos{}, "rule %d is nil", i)
@@ -40,8 +41,10 @@ func Validate(g *Grammar) error {
 		}
 		if j, ok := index[r.Name]; ok {
 			effective[j] = r
+			ruleIndex[i] = j
 			continue
 		}
+		ruleIndex[i] = int32(len(effective))
 		index[r.Name] = int32(len(effective))
 		effective = append(effective, r)
 		v.nameOK = append(v.nameOK, validName(r.Name))
@@ -51,11 +54,11 @@ func Validate(g *Grammar) error {
 	// once nullability is known): one walk is cheaper than three.
 	v.lastUser = make([]int32, len(effective))
 	v.uses = make([]edge, 0, 4*len(effective)) // compiled grammars: a few per rule
-	for _, r := range g.Rules {
+	for k, r := range g.Rules {
 		if r == nil {
 			continue
 		}
-		i := index[r.Name]
+		i := ruleIndex[k]
 		if !v.nameOK[i] {
 			v.add(r.Pos, "rule name %q is not a GBNF name: use letters, digits and -", r.Name)
 		}
