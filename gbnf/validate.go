@@ -103,17 +103,28 @@ func (v *validator) add(pos Pos, format string, args ...any) {
 	v.errs = append(v.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 }
 
+// validName says whether name is a GBNF rule name. Validate and the
+// printer ask it of every rule and every reference: a table lookup per
+// byte, not four comparisons.
 func validName(name string) bool {
 	if name == "" {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
-		if !isNameByte(name[i]) {
+		if !nameBytes[name[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// nameBytes marks the bytes of rule names (isNameByte).
+var nameBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isNameByte(byte(c))
+	}
+	return t
+}()
 
 // expr checks one rule body node by node.
 func (v *validator) expr(rule string, e Expr, defined map[string]int32) {
