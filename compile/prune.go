@@ -36,6 +36,14 @@ func (cp *compiler) prune() bool {
 	for i := range work {
 		work[i] = int32(i)
 	}
+	// Rules that use no rule (ws, hex) first: most rules use one made
+	// early, and each would otherwise fail one walk of derives before it
+	// is productive, then be looked at again.
+	for i, r := range rules {
+		if len(uses.refs[i]) == 0 && !uses.missing[i] && r.Expr != nil && derives(r.Expr, isProductive) {
+			productive[i] = true
+		}
+	}
 	for len(work) > 0 {
 		i := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -44,7 +52,9 @@ func (cp *compiler) prune() bool {
 		}
 		// Most rules use only rules known to be productive by now: then
 		// the body derives text without a look at each of its nodes.
-		if uses.allProductive(int(i), productive) || derives(rules[i].Expr, isProductive) {
+		// A body without a choice derives text only when all it uses
+		// does: then the walk of derives would say no more.
+		if uses.allProductive(int(i), productive) || uses.choice[i] && derives(rules[i].Expr, isProductive) {
 			productive[i] = true
 			work = append(work, users.of(i)...)
 		}
@@ -93,13 +103,14 @@ type ruleUses struct {
 	refs    [][]int32
 	flat    []int32 // the lists, one after another
 	missing []bool
+	choice  []bool  // the body holds an alternative or an optional part
 	seen    []int32 // the collection that last listed each rule
 	gen     int32   // the current collection
 }
 
 func collectUses(rules []*gbnf.Rule, index map[string]int32) *ruleUses {
 	u := &ruleUses{index: index, refs: make([][]int32, len(rules)), flat: make([]int32, 0, 4*len(rules)),
-		missing: make([]bool, len(rules)), seen: make([]int32, len(rules))}
+		missing: make([]bool, len(rules)), choice: make([]bool, len(rules)), seen: make([]int32, len(rules))}
 	for i, r := range rules {
 		u.collect(i, r.Expr)
 	}
@@ -110,6 +121,7 @@ func collectUses(rules []*gbnf.Rule, index map[string]int32) *ruleUses {
 func (u *ruleUses) collect(i int, e gbnf.Expr) {
 	u.gen++
 	u.missing[i] = false
+	u.choice[i] = false
 	start := len(u.flat)
 	u.walk(i, e)
 	u.refs[i] = u.flat[start:len(u.flat):len(u.flat)]
@@ -124,10 +136,14 @@ func (u *ruleUses) walk(i int, e gbnf.Expr) {
 			u.walk(i, x)
 		}
 	case *gbnf.Alt:
+		u.choice[i] = true
 		for _, x := range e.Alts {
 			u.walk(i, x)
 		}
 	case *gbnf.Repeat:
+		if e.Min == 0 {
+			u.choice[i] = true
+		}
 		u.walk(i, e.Expr)
 	case *gbnf.Ref:
 		j, ok := u.index[e.Name]
