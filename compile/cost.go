@@ -56,37 +56,32 @@
 //     after ":" and "," and inside brackets) cost a stack each: our compact
 //     grammar had 2.26 live stacks/cp where the default had 2.62 and the peer
 //     2.76, before the one-class slot above.
-//   - Optional members were a chain of alternatives that all start with ","
+//   - Optional members are a chain of alternatives that all start with ","
 //     and then a quoted name, the extra-name trie alive beside them: after
-//     "{" of an object with 40 optional properties, 40+ stacks. It was the
+//     "{" of an object with 40 optional properties, 40+ stacks. It is the
 //     cause in 26 of the 30 schemas where node's work per code point was
 //     worst against the peer (up to 7x; the peer makes every property
 //     required and forbids extras, so it pays one stack per name
-//     character). Now the names that may come next (the optional ones up
-//     to the next required one, members.go) are a trie, persistent so that
-//     the grammar stays linear in the names' length, and past the last
-//     required member each trie node is merged with the complement of the
+//     character). Tried and withdrawn: the names that may come next (the
+//     optional ones up to the next required one) as one trie, persistent
+//     so that the grammar stays linear in the names' length, and past the
+//     last required member merged node by node with the complement of the
 //     declared names: a stack per distinct next character. With the enum
 //     trie below, on 4926 corpus schemas (texts from both grammars, model
-//     counts): live stacks/cp 0.970x pooled (geo 0.965x, worse on none),
-//     peak stacks 0.833x, duplicate checks 0.748x, schemas above the peer
-//     1524 -> 1401; rules 1.061x, elements 1.044x per schema (geometric;
-//     Snowplow sp_302..306, 75 optional names all starting with "t",
-//     2.6x: persistence copies each name's branch points). Node, 207
-//     schemas against the former grammars in one process, taking turns:
-//     engine work per code point 0.961x, parse 1.31x (geo; 1.45x pooled),
-//     a whole check of a 630-code-point text 1.03x; against the peer on
-//     189 schemas with its own texts too, work/cp ours/peer 1.40 -> 1.33.
-//     So the stacks paid per token go down and the parse paid per request
-//     goes up. Writing single-child chains of the merged trie as one
-//     literal beside the extras that leave them (tried) saved 0.6% of
-//     rules for 0.1% more stacks: not kept.
-//     Along a declared name, with extras allowed, four or five stacks
-//     remain: the complement's next character, another raw one, an escape
-//     and the end of an extra name (the price of allowing extras exactly),
-//     plus the literal rest of the name where no name ahead shares it.
-//     Merging that rest character by character would save the one stack
-//     for a rule per character of every name.
+//     counts): live stacks/cp 0.970x pooled (worse on none), peak stacks
+//     0.833x, schemas above the peer 1524 -> 1401; rules 1.061x per schema
+//     (Snowplow sp_302..306, 75 optional names all starting with "t", 2.6x:
+//     persistence copies each name's branch points). Node, 207 schemas
+//     against the chain in one process, taking turns: engine work per code
+//     point 0.961x, parse 1.31x, a whole check of a 630-code-point text
+//     1.03x. And compiling took 1.6x as long (corpus median of each
+//     schema's fastest of 5: 108 -> 173 µs; allocations 2x; p99 0.95 ->
+//     1.9 ms) for 460 lines of code. 4% less work per token for 31% more
+//     parse per request and a slower compile: not worth it (the code is in
+//     the history: e046dcc, 3780c9f). Even with it, four or five stacks
+//     stay along a declared name when extras are allowed: the
+//     complement's next character, another raw one, an escape and the end
+//     of an extra name, the price of allowing extras exactly.
 //   - Enum members are a trie of their texts (schema.go, literalTrie): a
 //     flat list of string members, all starting with a quote, kept a stack
 //     per member until they parted (the most: 412 stacks). On the same
@@ -100,7 +95,7 @@
 //     that is only another rule's name is skipped; the indent {0,20} is
 //     written as 4×4 + 4 (9 rules, not 20). Rule names count too: the same
 //     grammars with every rule renamed r1, r2, ... parse 1.2x faster (207
-//     corpus schemas), so the member tries name their rules from the
-//     object's name cut to 16 bytes. In real decoding the grammar is
+//     corpus schemas); we keep names that say where a rule comes from
+//     (shortening only the tries' names gained 2%). In real decoding the grammar is
 //     parsed once per request and the stacks are paid per token.
 package compile

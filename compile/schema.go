@@ -194,10 +194,15 @@ func sharedAt(rs [][]rune, d int) bool {
 }
 
 // objectExpr: declared members in schema order, each optional one
-// skippable, then extra members. After "{" and after each member, the next
-// name is read by a trie of the names that may come next (members.go), so
-// llama.cpp keeps a stack per distinct next character, not per name.
+// skippable, then extra members. Linear in the number of members: first[i]
+// is "members i.. when none was written yet", after[i] the same once one was
+// (so a comma comes first); each refers to the next ones by rule.
 func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
+	type member struct {
+		name     string
+		value    gbnf.Expr
+		required bool
+	}
 	members := make([]member, 0, len(p.Properties)+len(p.Required))
 	names := make([]string, 0, len(p.Properties)+len(p.Required))
 	isRequired := func(name string) bool { return slices.Contains(p.Required, name) }
@@ -231,29 +236,12 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 			return nil
 		}
 	}
-	var extraValue gbnf.Expr
-	if ap := p.AdditionalProperties; ap == nil || !ap.False {
-		extraValue = cp.schemaRef(ap)
-	}
-	ws := cp.w()
-	inside, ok := cp.objectMembers(base, members, names, extraValue)
-	if !ok {
-		inside = cp.objectChain(base, members, names, extraValue)
-	}
-	return seq(lit("{"), ws, inside, lit("}"))
-}
-
-// objectChain is the members of an object as a chain of alternatives, one
-// per name that may come next: first[i] is "members i.. when none was
-// written yet", after[i] the same once one was (so a comma comes first);
-// each refers to the next ones by rule. Linear in the number of members
-// whatever their names, but llama.cpp keeps a stack per alternative: the
-// shape for objects whose tries would be too large.
-func (cp *compiler) objectChain(base string, members []member, names []string, extraValue gbnf.Expr) gbnf.Expr {
 	ws := cp.w()
 	var extra gbnf.Expr
-	if extraValue != nil {
-		extra = seq(cp.extraName(names), ws, lit(":"), ws, extraValue, ws)
+	if ap := p.AdditionalProperties; ap == nil || !ap.False {
+		if v := cp.schemaRef(ap); v != nil {
+			extra = seq(cp.extraName(names), ws, lit(":"), ws, v, ws)
+		}
 	}
 	first, after := epsilon(), epsilon()
 	if extra != nil {
@@ -278,7 +266,7 @@ func (cp *compiler) objectChain(base string, members []member, names []string, e
 			after = altOpt(withComma, after)
 		}
 	}
-	return first
+	return seq(lit("{"), ws, first, lit("}"))
 }
 
 // maxScannedRequired is the longest "required" list objectExpr searches
