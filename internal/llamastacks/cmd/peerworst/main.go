@@ -1,3 +1,13 @@
+// Command peerworst ranks the schemas of bench/peer runs by engine work per
+// code point, ours over the peer's, worst first: where to look for what
+// makes our grammars expensive for llama.cpp (then stackcost says which
+// rules hold the stacks).
+//
+//	go run ./internal/llamastacks/cmd/peerworst bench/results/peer-*.json
+//
+// One line per schema: ratio, our and the peer's work in ns per code point,
+// whether the peer accepts all our texts, the share of the peer's check that
+// is work (a small share makes the ratio noisy), common code points, file.
 package main
 
 import (
@@ -39,6 +49,10 @@ func main() {
 			}
 			rows = append(rows, row{r.File, c.OursWorkNs / c.PeerWorkNs, c.OursWorkNs, c.PeerWorkNs, r.PeerAcceptsOurs == r.OursAccepted, c.PeerWorkNs * float64(r.CommonRunes) / 1e3 / c.PeerCheckUs, r.CommonRunes})
 		}
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(os.Stderr, "no schema with a measurable decoding cost")
+		os.Exit(1)
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].ratio > rows[j].ratio })
 	worse := 0
