@@ -2,8 +2,8 @@
 // and node-llama-cpp's own JSON Schema converter (the peer), timed inside
 // node, and answers one JSON request per stdin line with one JSON line.
 // It reuses the interop harness's install and timing loop
-// (interop/node_modules, interop/timing.mjs); set SCHEMA2GBNF_INTEROP to
-// point elsewhere.
+// (interop/node_modules, interop/timing.mjs); set SCHEMA2GBNF_INTEROP to a
+// folder holding both to point elsewhere.
 //
 // Requests (id names a loaded grammar):
 //   {"op":"peer","schema":"<json text>"}        -> {gbnf, create_us, convert_us, warnings} | {error}
