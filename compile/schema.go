@@ -139,13 +139,14 @@ next:
 	return literalTrie(texts)
 }
 
-// literalTrie is the union of distinct texts written as a trie: shared
+// literalTrie is the union of texts written as a trie: shared
 // prefixes once, then a group of what follows. llama.cpp keeps a stack per
 // alternative whose next character fits, so a flat list of string enum
 // members (all starting with a quote) keeps one per member until they part;
 // the trie keeps one per distinct next character.
 func literalTrie(texts []string) gbnf.Expr {
 	slices.Sort(texts) // code point order; a text comes before its extensions
+	texts = slices.Compact(texts)
 	rs := make([][]rune, len(texts))
 	for i, t := range texts {
 		rs[i] = []rune(t)

@@ -3,6 +3,7 @@ package compile
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -237,6 +238,27 @@ func BenchmarkCompileTypical(b *testing.B) {
 	for b.Loop() {
 		if _, err := Compile(c, Options{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestLiteralTrie: the trie of texts accepts exactly the texts, repeated
+// ones and texts that extend others included.
+func TestLiteralTrie(t *testing.T) {
+	texts := []string{`"ab"`, `"a"`, `"a"`, `"abc"`, `1`, `10`, `"é"`, `"e"`}
+	g := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: "root", Expr: literalTrie(slices.Clone(texts))}}}
+	m, err := gbnf.NewMatcher(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range texts {
+		if !m.Accepts(s) {
+			t.Errorf("rejects %s", s)
+		}
+	}
+	for _, s := range []string{`"`, `"ab`, `"abcd"`, `100`, `""`, `0`, `"b"`} {
+		if m.Accepts(s) {
+			t.Errorf("accepts %s", s)
 		}
 	}
 }
