@@ -3,6 +3,7 @@ package bench
 import (
 	"math"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -173,5 +174,47 @@ func TestPeerRunsApart(t *testing.T) {
 	got := PeerRunsApart([]PeerRecord{rec(3), {File: "b.json"}}, []PeerRecord{rec(4)})
 	if want := "engine work 50.0% / 50.0% (1 schemas; ours slower in one run and not in the other on 0, 0.0%), load 0.0% / 0.0%, whole check 33.3% / 33.3%."; !strings.Contains(got, want) {
 		t.Errorf("PeerRunsApart = %s\nwant it to hold %s", got, want)
+	}
+}
+
+func TestStripPeerSuffix(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"root ::= \"{\" \"}\" \"\\n\\n\\n\\n\" [\\n]*\nx ::= \"a\"", "root ::= \"{\" \"}\"\nx ::= \"a\"", true},
+		{"x ::= \"a\"\nroot ::= x \"\\n\\n\\n\\n\" [\\n]*", "x ::= \"a\"\nroot ::= x", true},
+		{"root ::= \"a\"", "root ::= \"a\"", false},
+		{"x ::= \"b\" \"\\n\\n\\n\\n\" [\\n]*\nroot ::= x", "x ::= \"b\" \"\\n\\n\\n\\n\" [\\n]*\nroot ::= x", false},
+	} {
+		got, ok := StripPeerSuffix(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("StripPeerSuffix(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// SampleTexts returns distinct texts the grammar accepts.
+func TestSamplePeer(t *testing.T) {
+	for _, tc := range []struct {
+		grammar string
+		n       int
+		want    string
+	}{
+		{`root ::= "a" | "b"`, 8, "a,b"},
+		{`root ::= "a" | "a"`, 4, "a"}, // distinct texts only
+		{`root ::= "{" ( "\"x\":" [0-1] )? "}"`, 8, `{"x":0},{"x":1},{}`},
+	} {
+		got, err := SampleTexts(tc.grammar, tc.n, 100)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.grammar, err)
+		}
+		sort.Strings(got)
+		if strings.Join(got, ",") != tc.want {
+			t.Errorf("SampleTexts(%s, %d) = %q, want %s", tc.grammar, tc.n, got, tc.want)
+		}
+	}
+	if _, err := SampleTexts(`root ::= undefined`, 4, 100); err == nil {
+		t.Errorf("SampleTexts of a broken grammar: no error")
 	}
 }

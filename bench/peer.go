@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
 )
 
 // PeerRecord is one schema's line in a side-by-side run (bench/peer -json):
@@ -391,4 +393,43 @@ func PeerRunsApart(a, b []PeerRecord) string {
 	return fmt.Sprintf("Against a second whole run (named below), per schema, ratios ours/peer apart by (max/min − 1) median / p90: "+
 		"engine work %.1f%% / %.1f%% (%d schemas; ours slower in one run and not in the other on %d, %s), load %.1f%% / %.1f%%, whole check %.1f%% / %.1f%%.\n",
 		w.Median, w.P90, w.N, flipped, pct(flipped, w.N), p.Median, p.P90, c.Median, c.P90)
+}
+
+// peerSuffix is what the peer appends to its root rule, in GBNF text (made
+// for its chat wrapper: a run of newlines after the JSON value).
+const peerSuffix = ` "\n\n\n\n" [\n]*`
+
+// StripPeerSuffix cuts the peer's trailing-newline run off its root rule,
+// and says whether it was there.
+func StripPeerSuffix(g string) (string, bool) {
+	lines := strings.Split(g, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "root ::= ") && strings.HasSuffix(l, peerSuffix) {
+			lines[i] = strings.TrimSuffix(l, peerSuffix)
+			return strings.Join(lines, "\n"), true
+		}
+	}
+	return g, false
+}
+
+// SampleTexts samples up to n distinct texts of at most maxRunes code
+// points from a grammar in GBNF text (the peer's), read by our gbnf package.
+func SampleTexts(grammar string, n, maxRunes int) ([]string, error) {
+	g, err := gbnf.Parse(grammar)
+	if err != nil {
+		return nil, err
+	}
+	s, err := gbnf.NewSampler(g, 1)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[string]bool{}
+	for try := 0; try < 4*n && len(out) < n; try++ {
+		if t, ok := s.Sample(maxRunes); ok && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }

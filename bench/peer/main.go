@@ -34,9 +34,6 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
-// peerSuffix is what the peer appends to its root rule, in GBNF text.
-const peerSuffix = ` "\n\n\n\n" [\n]*`
-
 func main() {
 	jsonOut := flag.String("json", "", "write per-schema records to this file")
 	nTexts := flag.Int("texts", 8, "texts to sample per schema")
@@ -157,7 +154,7 @@ func (r *runner) one(s bench.Schema, decode bool) bench.PeerRecord {
 	default:
 		rec.Peer.CompileUs, rec.Peer.ConvertUs, rec.Peer.Warnings = peer.CreateUs, peer.ConvertUs, peer.Warnings
 		var ok bool
-		peerText, ok = stripPeerSuffix(peer.GBNF)
+		peerText, ok = bench.StripPeerSuffix(peer.GBNF)
 		if !ok {
 			rec.Note = "peer root without the expected newline suffix; kept as is"
 		}
@@ -249,7 +246,7 @@ func (r *runner) texts(rec *bench.PeerRecord, data []byte, ours *schema2gbnf.Gra
 	if withPeer {
 		if err := guarded(30*time.Second, func() error {
 			var err error
-			peerTexts, err = samplePeer(peerText, r.nTexts, r.maxRunes)
+			peerTexts, err = bench.SampleTexts(peerText, r.nTexts, r.maxRunes)
 			return err
 		}); err != nil {
 			rec.Note = "peer sampling: " + firstLine(err.Error())
@@ -371,28 +368,6 @@ func (r *runner) texts(rec *bench.PeerRecord, data []byte, ours *schema2gbnf.Gra
 	}
 }
 
-// samplePeer samples up to n distinct texts from the peer's grammar,
-// parsed by our gbnf package.
-func samplePeer(grammar string, n, maxRunes int) ([]string, error) {
-	g, err := gbnf.Parse(grammar)
-	if err != nil {
-		return nil, err
-	}
-	s, err := gbnf.NewSampler(g, 1)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	seen := map[string]bool{}
-	for try := 0; try < 4*n && len(out) < n; try++ {
-		if t, ok := s.Sample(maxRunes); ok && !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	return out, nil
-}
-
 // oracleDisagreements counts the texts on which the validator disagrees with
 // us (a bug on one side): valid texts our matcher judges otherwise, and texts
 // the validator accepts although compile.Canonical found their value invalid.
@@ -496,18 +471,6 @@ func guarded(d time.Duration, f func() error) error {
 	case <-time.After(d):
 		return fmt.Errorf("still running after %v", d)
 	}
-}
-
-// stripPeerSuffix cuts the peer's trailing-newline run off its root rule.
-func stripPeerSuffix(g string) (string, bool) {
-	lines := strings.Split(g, "\n")
-	for i, l := range lines {
-		if strings.HasPrefix(l, "root ::= ") && strings.HasSuffix(l, peerSuffix) {
-			lines[i] = strings.TrimSuffix(l, peerSuffix)
-			return strings.Join(lines, "\n"), true
-		}
-	}
-	return g, false
 }
 
 // countRules counts rule definitions the same way for both grammars: lines

@@ -29,6 +29,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/bench"
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/internal/llamastacks"
@@ -197,7 +198,8 @@ func one(file string, texts []string, compactOurs bool, eng *engine, withPeer, w
 		if err := eng.call(map[string]any{"op": "peer", "schema": string(data)}, &p); err != nil || p.Error != "" {
 			return rec, false
 		}
-		grammars = append(grammars, strings.Replace(p.GBNF, ` "\n\n\n\n" [\n]*`, "", 1))
+		peerGBNF, _ := bench.StripPeerSuffix(p.GBNF)
+		grammars = append(grammars, peerGBNF)
 		if withPeerTexts && rec.sampled != nil {
 			texts = append(texts, peerTexts(ours, grammars[1], nTexts, maxRunes)...)
 			rec.sampled = texts
@@ -274,24 +276,16 @@ texts:
 	return rec, true
 }
 
-// peerTexts samples the peer's grammar and keeps the canonical spelling of
-// each valid value.
+// peerTexts samples the peer's grammar as bench/peer does and keeps the
+// canonical spelling of each valid value.
 func peerTexts(ours *schema2gbnf.Grammar, peer string, n, maxRunes int) []string {
-	g, err := gbnf.Parse(peer)
-	if err != nil {
-		return nil
-	}
-	s, err := gbnf.NewSampler(g, 1)
+	sampled, err := bench.SampleTexts(peer, n, maxRunes)
 	if err != nil {
 		return nil
 	}
 	var out []string
 	seen := map[string]bool{}
-	for try := 0; try < 4*n && len(out) < n; try++ {
-		t, ok := s.Sample(maxRunes)
-		if !ok {
-			continue
-		}
+	for _, t := range sampled {
 		doc, err := subsetcheck.Read("text", []byte(t), subsetcheck.Limits{})
 		if err != nil {
 			continue
