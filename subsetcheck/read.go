@@ -60,10 +60,9 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 		return nil, ErrorList{{Code: CodeInputTooLarge, File: name, Line: 1, Col: 1,
 			Message: fmt.Sprintf("the input is %d bytes, more than the limit of %d (Limits.MaxInputBytes); split the schema or raise the limit", len(data), lim.MaxInputBytes)}}
 	}
-	doc.lineStarts = lineStarts(data)
 	// One copy of the text: every string and number of the tree is a
 	// substring of it, as the caller may reuse data.
-	s := scanner{doc: doc, data: data, text: string(data), lim: lim}
+	s := scanner{doc: doc, data: data, text: string(data), lim: lim, stack: make([]frame, 0, 16)}
 	s.scan()
 	if len(s.problems) > 0 {
 		return nil, s.problems.Err()
@@ -95,9 +94,15 @@ func (d *Document) Position(offset int) (line, col int) {
 	if offset > len(d.Data) {
 		offset = len(d.Data)
 	}
-	starts := d.lineStarts
-	if starts == nil { // a Document built by hand, not by Read
+	// Line starts are found on the first call only: most documents have
+	// no problem to place, and a search of every newline per Read was a
+	// tenth of reading.
+	var starts []int
+	if p := d.lineStarts.Load(); p != nil {
+		starts = *p
+	} else {
 		starts = lineStarts(d.Data)
+		d.lineStarts.Store(&starts)
 	}
 	i := sort.Search(len(starts), func(i int) bool { return starts[i] > offset }) - 1
 	return i + 1, offset - starts[i] + 1
@@ -119,6 +124,7 @@ type frame struct {
 	keyEnd   int            // objects: offset just past the closing quote
 	key      string         // decoded lazily, only to report a problem
 	val      *Value         // the value being built; nil inside a duplicate member, which is left out
+	first    int            // index of its first item or member in the scanner's items or members
 	names    map[string]int // objects past linearMembers: member name -> offset of the name
 }
 
@@ -134,7 +140,13 @@ type scanner struct {
 	duplicates ErrorList // duplicate member names: reported only if the text is valid
 	root       *Value
 	nested     int // sum of the sizes of all containers: bytes times their depth
-	values     int // values seen so far, against Limits.MaxValues
+	// The items and members of the open containers, innermost last: a
+	// container's are copied out at its close into a slice of exactly
+	// their number, not grown one append at a time (which was most of
+	// the reader's allocations).
+	items   []*Value
+	members []Member
+	values  int // values seen so far, against Limits.MaxValues
 }
 
 // close pops a container and counts its bytes towards Limits.MaxNestedBytes,
@@ -142,6 +154,21 @@ type scanner struct {
 func (s *scanner) close() {
 	top := s.stack[len(s.stack)-1]
 	s.stack = s.stack[:len(s.stack)-1]
+	if v := top.val; v != nil {
+		if top.object {
+			if n := len(s.members) - top.first; n > 0 {
+				v.Members = make([]Member, n)
+				copy(v.Members, s.members[top.first:])
+				clear(s.members[top.first:])
+				s.members = s.members[:top.first]
+			}
+		} else if n := len(s.items) - top.first; n > 0 {
+			v.Items = make([]*Value, n)
+			copy(v.Items, s.items[top.first:])
+			clear(s.items[top.first:])
+			s.items = s.items[:top.first]
+		}
+	}
 	s.nested += s.pos - top.start
 	if s.nested > s.lim.MaxNestedBytes {
 		s.add(CodeTooDeep, top.start, "the text is too deeply nested for its size: its bytes times their depth pass %d (Limits.MaxNestedBytes); flatten the document", s.lim.MaxNestedBytes)
@@ -257,7 +284,11 @@ func (s *scanner) open(object bool, v *Value) {
 		s.add(CodeTooDeep, s.pos, "values are nested more than %d deep (Limits.MaxDepth); flatten the document, for example with $ref to $defs", s.lim.MaxDepth)
 		panic(errSyntax{})
 	}
-	s.stack = append(s.stack, frame{object: object, start: s.pos, keyStart: -1, val: v})
+	first := len(s.items)
+	if object {
+		first = len(s.members)
+	}
+	s.stack = append(s.stack, frame{object: object, start: s.pos, keyStart: -1, val: v, first: first})
 	s.pos++
 }
 
@@ -277,18 +308,18 @@ func (s *scanner) newValue() *Value {
 	}
 	if !top.object {
 		v := &Value{Offset: s.pos}
-		parent.Items = append(parent.Items, v)
+		s.items = append(s.items, v)
 		return v
 	}
 	name := decodeString(s.text[top.keyStart:top.keyEnd])
-	if first, dup := top.memberOffset(name); dup {
+	if first, dup := s.memberOffset(top, name); dup {
 		fl, fc := s.doc.Position(first)
 		s.duplicates = append(s.duplicates, s.doc.problem(CodeDuplicateKey, s.pointer(), top.keyStart,
 			"member name %q appears twice in one object, first at %d:%d and again here; validators disagree on which value wins, so keep only one", name, fl, fc))
 		return nil
 	}
 	v := &Value{Offset: s.pos}
-	parent.Members = append(parent.Members, Member{Name: name, NameOffset: top.keyStart, Value: v})
+	s.members = append(s.members, Member{Name: name, NameOffset: top.keyStart, Value: v})
 	if top.names != nil {
 		top.names[name] = top.keyStart
 	}
@@ -299,9 +330,9 @@ func (s *scanner) newValue() *Value {
 // names are looked up in a map rather than by a scan of the members.
 const linearMembers = 16
 
-// memberOffset finds the member called name in the object being built.
-func (f *frame) memberOffset(name string) (int, bool) {
-	ms := f.val.Members
+// memberOffset finds the member called name in the object f being built.
+func (s *scanner) memberOffset(f *frame, name string) (int, bool) {
+	ms := s.members[f.first:]
 	if len(ms) <= linearMembers {
 		for i := range ms {
 			if ms[i].Name == name {

@@ -1,5 +1,7 @@
 package subsetcheck
 
+import "sync/atomic"
+
 // Kind is the JSON type of a Value.
 type Kind uint8
 
@@ -49,5 +51,5 @@ type Document struct {
 	Data []byte
 	Root *Value
 
-	lineStarts []int // offsets at which lines begin, for Position; set by Read
+	lineStarts atomic.Pointer[[]int] // offsets at which lines begin, found by the first Position
 }
