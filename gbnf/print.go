@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -13,28 +14,31 @@ import (
 // String returns the grammar as GBNF text (see Print). A grammar Print
 // refuses comes out as a single comment line naming the problem, which
 // llama.cpp rejects for lack of a root rule.
-func (g *Grammar) String() string {
-	var b strings.Builder
-	if err := printGrammar(&b, g); err != nil {
-		return cannotPrint(err)
-	}
-	return b.String()
-}
+func (g *Grammar) String() string { return printString(g, "", false) }
 
 // StringAfter returns header's lines, a newline, then String(), printed in
 // one buffer: Compile puts its provenance comment first, and joining the two
 // strings copied the whole grammar once more.
-func (g *Grammar) StringAfter(header string) string {
-	var b strings.Builder
-	if g != nil {
-		b.Grow(len(header) + 1 + bytesPerRule*len(g.Rules))
+func (g *Grammar) StringAfter(header string) string { return printString(g, header, true) }
+
+// printString prints g, after header and a newline when headerLine, into a
+// pooled buffer and copies out the string.
+func printString(g *Grammar, header string, headerLine bool) string {
+	scratch := printBuffers.Get().(*[]byte)
+	b := (*scratch)[:0]
+	if headerLine {
+		b = append(append(b, header...), '\n')
 	}
-	b.WriteString(header)
-	b.WriteByte('\n')
-	if err := printGrammar(&b, g); err != nil {
+	b, err := appendGrammar(b, g)
+	s := string(b)
+	putPrintBuffer(scratch, b)
+	switch {
+	case err == nil:
+		return s
+	case headerLine:
 		return header + "\n" + cannotPrint(err)
 	}
-	return b.String()
+	return cannotPrint(err)
 }
 
 // cannotPrint is the comment String returns for a grammar Print refuses.
@@ -49,42 +53,56 @@ func cannotPrint(err error) string {
 // without ranges (llama.cpp reads [] as the empty string), a choice without
 // alternatives, nil nodes, invalid names, bad repeat bounds.
 func Print(w io.Writer, g *Grammar) error {
-	var b strings.Builder
-	if err := printGrammar(&b, g); err != nil {
-		return err
+	scratch := printBuffers.Get().(*[]byte)
+	b, err := appendGrammar((*scratch)[:0], g)
+	if err == nil {
+		_, err = w.Write(b)
 	}
-	_, err := io.WriteString(w, b.String())
+	putPrintBuffer(scratch, b)
 	return err
 }
 
-// bytesPerRule is a guess of a printed rule's length, to size the buffer
-// once instead of doubling it from nothing. Compiled corpus grammars print
-// a median 145 and a 90th percentile 199 bytes per rule; a guess below the
-// size costs a copy of everything printed so far, one above it only
-// unused capacity.
-const bytesPerRule = 200
+// printBuffers holds scratch buffers the printer appends to, so that a
+// printed grammar costs one allocation of exactly its size (the string
+// copied out of the buffer) instead of a buffer grown from a guess.
+var printBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
-// printGrammar appends g to b, which String returns without copying.
-func printGrammar(b *strings.Builder, g *Grammar) error {
-	if g == nil {
-		return errors.New("gbnf: nil grammar")
+// maxPooledPrintBuffer is the largest buffer kept for reuse: a huge
+// grammar's buffer goes to the garbage collector, not to the pool.
+const maxPooledPrintBuffer = 1 << 20
+
+// putPrintBuffer returns b, grown from *scratch, to the pool.
+func putPrintBuffer(scratch *[]byte, b []byte) {
+	if cap(b) > maxPooledPrintBuffer {
+		return
 	}
-	b.Grow(bytesPerRule * len(g.Rules))
+	*scratch = b[:0]
+	printBuffers.Put(scratch)
+}
+
+// appendGrammar appends g's text to b. The printer appends to a []byte
+// passed by value rather than writing through a *strings.Builder: no
+// write barrier per write, no copy check, and the slice stays in registers.
+func appendGrammar(b []byte, g *Grammar) ([]byte, error) {
+	if g == nil {
+		return b, errors.New("gbnf: nil grammar")
+	}
 	for i, r := range g.Rules {
 		if r == nil {
-			return fmt.Errorf("gbnf: rule %d is nil", i)
+			return b, fmt.Errorf("gbnf: rule %d is nil", i)
 		}
 		if !validName(r.Name) {
-			return fmt.Errorf("gbnf: rule name %q is not a GBNF name", r.Name)
+			return b, fmt.Errorf("gbnf: rule name %q is not a GBNF name", r.Name)
 		}
-		b.WriteString(r.Name)
-		b.WriteString(" ::= ")
-		if err := printExpr(b, r.Expr, ctxTop); err != nil {
-			return fmt.Errorf("gbnf: rule %s: %w", r.Name, err)
+		b = append(b, r.Name...)
+		b = append(b, " ::= "...)
+		var err error
+		if b, err = appendExpr(b, r.Expr, ctxTop); err != nil {
+			return b, fmt.Errorf("gbnf: rule %s: %w", r.Name, err)
 		}
-		b.WriteByte('\n')
+		b = append(b, '\n')
 	}
-	return nil
+	return b, nil
 }
 
 // printCtx is where an expression is printed, which decides its parentheses.
@@ -117,229 +135,263 @@ func unwrap(e Expr) Expr {
 	}
 }
 
-func printExpr(b *strings.Builder, e Expr, ctx printCtx) error {
-	e = unwrap(e)
+// appendExpr appends e printed in context ctx. Sequences and choices of
+// one element print as that element, looked through in the same type
+// switch that prints: one switch per node.
+func appendExpr(b []byte, e Expr, ctx printCtx) ([]byte, error) {
+	var err error
 	switch e := e.(type) {
 	case nil:
-		return errors.New("nil expression")
+		return b, errors.New("nil expression")
 	case *Alt:
 		if e == nil || len(e.Alts) == 0 {
-			return errors.New("choice without alternatives")
+			return b, errors.New("choice without alternatives")
+		}
+		if len(e.Alts) == 1 {
+			return appendExpr(b, e.Alts[0], ctx)
 		}
 		if ctx != ctxTop {
-			b.WriteByte('(')
+			b = append(b, '(')
 		}
 		for i, a := range e.Alts {
 			if i > 0 {
-				b.WriteString(" | ")
+				b = append(b, " | "...)
 			}
-			if err := printExpr(b, a, ctxTop); err != nil {
-				return err
+			if b, err = appendExpr(b, a, ctxTop); err != nil {
+				return b, err
 			}
 		}
 		if ctx != ctxTop {
-			b.WriteByte(')')
+			b = append(b, ')')
 		}
+		return b, nil
 	case *Seq:
 		if e == nil {
-			return errors.New("nil sequence")
+			return b, errors.New("nil sequence")
 		}
-		if len(e.Items) == 0 {
-			printEmpty(b, ctx)
-			return nil
+		switch len(e.Items) {
+		case 0:
+			return appendEmpty(b, ctx), nil
+		case 1:
+			return appendExpr(b, e.Items[0], ctx)
 		}
 		if ctx == ctxRepeat {
-			b.WriteByte('(')
+			b = append(b, '(')
 		}
 		for i, it := range e.Items {
 			if i > 0 {
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
-			if err := printExpr(b, it, ctxSeq); err != nil {
-				return err
+			if b, err = appendExpr(b, it, ctxSeq); err != nil {
+				return b, err
 			}
 		}
 		if ctx == ctxRepeat {
-			b.WriteByte(')')
+			b = append(b, ')')
 		}
+		return b, nil
 	case *Lit:
-		if e == nil || !utf8.ValidString(e.Text) {
-			return errors.New("literal is not valid UTF-8")
+		if e == nil {
+			return b, errNotUTF8
 		}
 		if e.Text == "" {
-			printEmpty(b, ctx)
-			return nil
+			return appendEmpty(b, ctx), nil
 		}
-		b.WriteByte('"')
-		if plainASCII(e.Text) {
-			b.WriteString(e.Text)
-		} else {
-			for _, r := range e.Text {
-				writeLitRune(b, r)
-			}
-		}
-		b.WriteByte('"')
+		return appendLit(b, e.Text)
 	case *Class:
-		return printClass(b, e)
+		return appendClass(b, e)
 	case *Any:
-		b.WriteByte('.')
+		return append(b, '.'), nil
 	case *Ref:
 		if e == nil || !validName(e.Name) {
-			return errors.New("reference without a valid GBNF name")
+			return b, errors.New("reference without a valid GBNF name")
 		}
-		b.WriteString(e.Name)
+		return append(b, e.Name...), nil
 	case *Repeat:
 		if e == nil {
-			return errors.New("nil repeat")
+			return b, errors.New("nil repeat")
 		}
 		if e.Min < 0 || e.Max < -1 {
-			return fmt.Errorf("repeat bounds {%d,%d} out of range", e.Min, e.Max)
+			return b, fmt.Errorf("repeat bounds {%d,%d} out of range", e.Min, e.Max)
 		}
 		// x{0} leaves llama.cpp nothing to apply a further operator to.
 		if inner, ok := unwrap(e.Expr).(*Repeat); ok && inner != nil && inner.Max == 0 {
-			b.WriteByte('(')
-			if err := printExpr(b, inner, ctxTop); err != nil {
-				return err
+			b = append(b, '(')
+			if b, err = appendExpr(b, inner, ctxTop); err != nil {
+				return b, err
 			}
-			b.WriteByte(')')
-		} else if err := printExpr(b, e.Expr, ctxRepeat); err != nil {
-			return err
+			b = append(b, ')')
+		} else if b, err = appendExpr(b, e.Expr, ctxRepeat); err != nil {
+			return b, err
 		}
-		b.WriteString(repeatSuffix(e.Min, e.Max))
+		return appendRepeatSuffix(b, e.Min, e.Max), nil
 	default:
-		return fmt.Errorf("unknown expression type %T", e)
+		return b, fmt.Errorf("unknown expression type %T", e)
 	}
-	return nil
 }
 
-// printEmpty prints the empty string: "" on its own, () under an operator
-// (llama.cpp refuses ""*, but accepts ()*).
-func printEmpty(b *strings.Builder, ctx printCtx) {
+var errNotUTF8 = errors.New("literal is not valid UTF-8")
+
+// appendEmpty appends the empty string: "" on its own, () under an
+// operator (llama.cpp refuses ""*, but accepts ()*).
+func appendEmpty(b []byte, ctx printCtx) []byte {
 	if ctx == ctxRepeat {
-		b.WriteString("()")
-	} else {
-		b.WriteString(`""`)
+		return append(b, "()"...)
 	}
+	return append(b, `""`...)
 }
 
-func repeatSuffix(lo, hi int) string {
+func appendRepeatSuffix(b []byte, lo, hi int) []byte {
 	switch {
 	case lo == 0 && hi < 0:
-		return "*"
+		return append(b, '*')
 	case lo == 1 && hi < 0:
-		return "+"
+		return append(b, '+')
 	case lo == 0 && hi == 1:
-		return "?"
+		return append(b, '?')
+	}
+	b = append(b, '{')
+	b = strconv.AppendInt(b, int64(lo), 10)
+	switch {
 	case hi < 0:
-		return "{" + strconv.Itoa(lo) + ",}"
-	case lo == hi:
-		return "{" + strconv.Itoa(lo) + "}"
+		b = append(b, ',')
+	case lo != hi:
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(hi), 10)
 	}
-	return "{" + strconv.Itoa(lo) + "," + strconv.Itoa(hi) + "}"
+	return append(b, '}')
 }
 
-func printClass(b *strings.Builder, c *Class) error {
+// appendLit appends a non-empty literal in quotes: runs of bytes that
+// print as themselves at once, escapes from a table, and non-ASCII code
+// points as their own bytes when printable. Text that is not UTF-8 is an
+// error.
+func appendLit(b []byte, s string) ([]byte, error) {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && litPlain[s[j]] {
+			j++
+		}
+		b = append(b, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		if c := s[j]; c < utf8.RuneSelf {
+			b = append(b, asciiEscapes[c]...)
+			i = j + 1
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[j:])
+		if r == utf8.RuneError && n == 1 {
+			return b, errNotUTF8
+		}
+		b = appendNonASCII(b, r)
+		i = j + n
+	}
+	return append(b, '"'), nil
+}
+
+func appendClass(b []byte, c *Class) ([]byte, error) {
 	if c == nil || len(c.Ranges) == 0 {
-		return errors.New("character class without ranges (llama.cpp reads [] as the empty string)")
+		return b, errors.New("character class without ranges (llama.cpp reads [] as the empty string)")
 	}
-	b.WriteByte('[')
+	b = append(b, '[')
 	if c.Negated {
-		b.WriteByte('^')
+		b = append(b, '^')
 	}
-	first := true
-	for _, r := range c.Ranges {
+	for i, r := range c.Ranges {
 		if r.Lo < 0 || r.Hi < 0 {
-			return errors.New("negative code point in class range")
+			return b, errors.New("negative code point in class range")
 		}
-		writeClassRune(b, r.Lo, first, c.Negated)
-		first = false
+		b = appendClassRune(b, r.Lo, i == 0, c.Negated)
 		if r.Hi != r.Lo {
-			b.WriteByte('-')
-			writeClassRune(b, r.Hi, false, c.Negated)
+			b = append(b, '-')
+			b = appendClassRune(b, r.Hi, false, c.Negated)
 		}
 	}
-	b.WriteByte(']')
-	return nil
+	return append(b, ']'), nil
 }
 
-// plainASCII says whether a literal prints as its own bytes: printable
-// ASCII without `"` or `\`, as most literals are.
-func plainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7F || c == '"' || c == '\\' {
-			return false
+// appendClassRune appends one code point of a class. ] \ [ take a
+// backslash; ^ first in a plain class would negate it and - after the
+// first position could read as a range, and llama.cpp has no \^ or \-
+// escape, so both are written in hex there.
+func appendClassRune(b []byte, r rune, first, negated bool) []byte {
+	if r >= utf8.RuneSelf {
+		return appendNonASCII(b, r)
+	}
+	switch c := byte(r); {
+	case first && c == '-':
+		return append(b, '-')
+	case first && c == '^' && !negated:
+		return append(b, `\x5E`...)
+	case classPlain[c]:
+		return append(b, c)
+	default:
+		return append(b, classEscapes[c]...)
+	}
+}
+
+// The ASCII tables: which bytes print as themselves in a literal and in a
+// class (after the first position), and the escape of every other one.
+var (
+	litPlain, classPlain       [256]bool
+	asciiEscapes, classEscapes [utf8.RuneSelf]string
+)
+
+func init() {
+	for c := range utf8.RuneSelf {
+		esc := string(rune(c))
+		switch {
+		case c == '\t':
+			esc = `\t`
+		case c == '\r':
+			esc = `\r`
+		case c == '\n':
+			esc = `\n`
+		case c < 0x20 || c == 0x7F:
+			esc = string(appendHex(nil, `\x`, rune(c), 2))
 		}
+		asciiEscapes[c], classEscapes[c] = esc, esc
+		litPlain[c] = c >= 0x20 && c < 0x7F
+		classPlain[c] = litPlain[c]
 	}
-	return true
+	for _, c := range []byte(`"\`) {
+		asciiEscapes[c] = `\` + string(rune(c))
+		litPlain[c] = false
+	}
+	for _, c := range []byte(`]\[`) {
+		classEscapes[c] = `\` + string(rune(c))
+		classPlain[c] = false
+	}
+	classEscapes['-'] = `\x2D`
+	classPlain['-'] = false
 }
 
-// writeLitRune writes one code point of a literal.
-func writeLitRune(b *strings.Builder, r rune) {
-	switch r {
-	case '"':
-		b.WriteString(`\"`)
-	case '\\':
-		b.WriteString(`\\`)
-	default:
-		writeRune(b, r)
-	}
-}
-
-// writeClassRune writes one code point of a class. ] \ [ take a backslash;
-// ^ first in a plain class would negate it and - after the first position
-// could read as a range, and llama.cpp has no \^ or \- escape, so both are
-// written in hex there.
-func writeClassRune(b *strings.Builder, r rune, first, negated bool) {
+// appendNonASCII appends a code point from U+0080 up raw when it is
+// printable, and as an escape when it is a control, invisible,
+// unassigned, a surrogate, U+FFFD (which looks like a decoding accident)
+// or beyond Unicode.
+func appendNonASCII(b []byte, r rune) []byte {
 	switch {
-	case r == ']' || r == '\\' || r == '[':
-		b.WriteByte('\\')
-		b.WriteRune(r)
-	case r == '^' && first && !negated:
-		b.WriteString(`\x5E`)
-	case r == '-' && !first:
-		b.WriteString(`\x2D`)
-	default:
-		writeRune(b, r)
-	}
-}
-
-// writeRune writes a code point raw when it is printable, and as an
-// escape when it is a control, invisible, unassigned, a surrogate, U+FFFD
-// (which looks like a decoding accident) or beyond Unicode.
-func writeRune(b *strings.Builder, r rune) {
-	switch r {
-	case '\t':
-		b.WriteString(`\t`)
-		return
-	case '\r':
-		b.WriteString(`\r`)
-		return
-	case '\n':
-		b.WriteString(`\n`)
-		return
-	}
-	if r >= 0x20 && r < 0x7F { // printable ASCII
-		b.WriteByte(byte(r))
-		return
-	}
-	printable := r == ' ' || r != utf8.RuneError && utf8.ValidRune(r) && unicode.IsPrint(r)
-	switch {
-	case printable:
-		b.WriteRune(r)
+	case r != utf8.RuneError && utf8.ValidRune(r) && unicode.IsPrint(r):
+		return utf8.AppendRune(b, r)
 	case r <= 0xFF:
-		writeHex(b, `\x`, r, 2)
+		return appendHex(b, `\x`, r, 2)
 	case r <= 0xFFFF:
-		writeHex(b, `\u`, r, 4)
+		return appendHex(b, `\u`, r, 4)
 	default:
-		writeHex(b, `\U`, r, 8)
+		return appendHex(b, `\U`, r, 8)
 	}
 }
 
-// writeHex writes prefix and r as digits upper-case hex digits: escapes are
-// most of a grammar's classes, and fmt was a tenth of compile time.
-func writeHex(b *strings.Builder, prefix string, r rune, digits int) {
-	b.WriteString(prefix)
+// appendHex appends prefix and r as digits upper-case hex digits: escapes
+// are most of a grammar's classes, and fmt was a tenth of compile time.
+func appendHex(b []byte, prefix string, r rune, digits int) []byte {
+	b = append(b, prefix...)
 	for shift := 4 * (digits - 1); shift >= 0; shift -= 4 {
-		b.WriteByte("0123456789ABCDEF"[(uint32(r)>>shift)&15])
+		b = append(b, "0123456789ABCDEF"[(uint32(r)>>shift)&15])
 	}
+	return b
 }
