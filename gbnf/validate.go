@@ -104,18 +104,50 @@ func (v *validator) add(pos Pos, format string, args ...any) {
 }
 
 // validName says whether name is a GBNF rule name. Validate and the
-// printer ask it of every rule and every reference: a table lookup per
-// byte, not four comparisons.
+// printer ask it of every rule and every reference, and references are most
+// of a printed grammar's bytes: it checks eight bytes at a time.
 func validName(name string) bool {
-	if name == "" {
-		return false
+	n := len(name)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if !nameBytes[name[i]] {
+				return false
+			}
+		}
+		return n > 0
 	}
-	for i := 0; i < len(name); i++ {
-		if !nameBytes[name[i]] {
+	for i := 0; i < n-8; i += 8 {
+		if !nameWord(load64(name[i:])) {
 			return false
 		}
 	}
-	return true
+	return nameWord(load64(name[n-8:])) // the last eight, overlapping
+}
+
+// load64 reads the first eight bytes of s, little-endian.
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// nameWord says whether each of the eight bytes of w is a name byte
+// (isNameByte): a letter, a digit or '-'. For bytes below 0x80, adding
+// 0x80-lo to a byte sets its top bit exactly when it is >= lo, and adding
+// 0x7F-hi exactly when it is > hi, with no carry into the next byte.
+func nameWord(w uint64) bool {
+	const (
+		ones = 0x0101010101010101
+		tops = 0x8080808080808080
+	)
+	if w&tops != 0 {
+		return false
+	}
+	digit := (w + ones*(0x80-'0')) &^ (w + ones*(0x7F-'9'))
+	lower := w | ones*0x20 // A-Z to a-z; no other byte lands in a-z
+	letter := (lower + ones*(0x80-'a')) &^ (lower + ones*(0x7F-'z'))
+	dash := ^((w ^ ones*'-') + ones*0x7F) // top bit set where the byte is '-'
+	return (digit|letter|dash)&tops == tops
 }
 
 // nameBytes marks the bytes of rule names (isNameByte).
