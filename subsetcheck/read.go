@@ -63,6 +63,9 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 	// One copy of the text: every string and number of the tree is a
 	// substring of it, as the caller may reuse data.
 	s := scanner{doc: doc, data: data, text: string(data), lim: lim, stack: make([]frame, 0, 16)}
+	// Every value but the root follows a '[', a '{' or a ',' (those
+	// inside strings too, so this is an upper bound).
+	s.valuesLeft = 1 + bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{'['}) + bytes.Count(data, []byte{'{'})
 	s.scan()
 	if len(s.problems) > 0 {
 		return nil, s.problems.Err()
@@ -77,12 +80,14 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 // lineStarts lists the byte offset at which each line begins.
 func lineStarts(data []byte) []int {
 	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))
-	for i, c := range data {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			return starts
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
-	return starts
 }
 
 // Position turns a byte offset into a 1-based line and a 1-based column
@@ -146,7 +151,11 @@ type scanner struct {
 	// the reader's allocations).
 	items   []*Value
 	members []Member
-	values  int // values seen so far, against Limits.MaxValues
+	// Values are handed out from blocks (one allocation for many), sized
+	// by valuesLeft, an upper bound on the values still to come.
+	block      []Value
+	valuesLeft int
+	values     int // values seen so far, against Limits.MaxValues
 }
 
 // close pops a container and counts its bytes towards Limits.MaxNestedBytes,
@@ -292,13 +301,30 @@ func (s *scanner) open(object bool, v *Value) {
 	s.pos++
 }
 
+// maxValueBlock bounds a block of values, so that a text whose strings
+// are full of commas does not make the reader reserve memory for values
+// that never come.
+const maxValueBlock = 512
+
+// alloc returns a new Value at the position.
+func (s *scanner) alloc() *Value {
+	if len(s.block) == 0 {
+		s.block = make([]Value, max(1, min(s.valuesLeft, maxValueBlock)))
+		s.valuesLeft -= len(s.block)
+	}
+	v := &s.block[0]
+	s.block = s.block[1:]
+	v.Offset = s.pos
+	return v
+}
+
 // newValue makes the Value starting at the position and hangs it in the
 // tree: the root, an item of the open array, or the member of the open
 // object whose name was just read. It returns nil inside a duplicate
 // member, and for the duplicate itself, which it reports.
 func (s *scanner) newValue() *Value {
 	if len(s.stack) == 0 {
-		s.root = &Value{Offset: s.pos}
+		s.root = s.alloc()
 		return s.root
 	}
 	top := &s.stack[len(s.stack)-1]
@@ -307,7 +333,7 @@ func (s *scanner) newValue() *Value {
 		return nil
 	}
 	if !top.object {
-		v := &Value{Offset: s.pos}
+		v := s.alloc()
 		s.items = append(s.items, v)
 		return v
 	}
@@ -318,7 +344,7 @@ func (s *scanner) newValue() *Value {
 			"member name %q appears twice in one object, first at %d:%d and again here; validators disagree on which value wins, so keep only one", name, fl, fc))
 		return nil
 	}
-	v := &Value{Offset: s.pos}
+	v := s.alloc()
 	s.members = append(s.members, Member{Name: name, NameOffset: top.keyStart, Value: v})
 	if top.names != nil {
 		top.names[name] = top.keyStart
