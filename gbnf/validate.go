@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -23,17 +24,19 @@ import (
 // as nullable when one alternative is empty, so it misses left recursion
 // behind a rule like a ::= b, b ::= "" and then loops forever).
 func Validate(g *Grammar) error {
-	v := &validator{}
 	if g == nil {
 		return ErrorList{{Msg: "nil grammar"}}
 	}
+	v := validators.Get().(*validator)
+	defer v.release()
+	v.errs = nil // handed to the caller, never reused
 	// Each name's index in first-definition order; it doubles as the set
 	// of defined names. Later stages work on these indices: string-keyed
 	// maps per rule were most of Validate's cost on compiled grammars.
-	index := make(map[string]int32, len(g.Rules))
-	effective := make([]*Rule, 0, len(g.Rules)) // by index: the last definition of each name
-	v.nameOK = make([]bool, 0, len(g.Rules))    // by index: the name is a GBNF name
-	ruleIndex := make([]int32, len(g.Rules))    // by position in g.Rules: its name's index
+	index := v.index
+	effective := v.effective[:0] // by index: the last definition of each name
+	v.nameOK = v.nameOK[:0]      // by index: the name is a GBNF name
+	ruleIndex := grow(v.ruleIndex, len(g.Rules))
 	for i, r := range g.Rules {
 		if r == nil {
 			v.add(Pos{}, "rule %d is nil", i)
@@ -49,11 +52,13 @@ func Validate(g *Grammar) error {
 		effective = append(effective, r)
 		v.nameOK = append(v.nameOK, validName(r.Name))
 	}
+	v.effective, v.ruleIndex = effective, ruleIndex
 	// The node checks also list, for each effective rule, the rules it
 	// uses (nullability needs them) and its unbounded repetitions (checked
 	// once nullability is known): one walk is cheaper than three.
-	v.lastUser = make([]int32, len(effective))
-	v.uses = make([]edge, 0, 4*len(effective)) // compiled grammars: a few per rule
+	v.lastUser = zeroed(v.lastUser, len(effective))
+	v.uses = v.uses[:0]
+	v.stars = v.stars[:0]
 	for k, r := range g.Rules {
 		if r == nil {
 			continue
@@ -66,13 +71,14 @@ func Validate(g *Grammar) error {
 		if effective[i] == r {
 			v.user = i
 		}
-		v.expr(r.Name, r.Expr, index)
+		v.rule = r.Name
+		v.expr(r.Expr)
 	}
 	if _, ok := index["root"]; !ok {
 		v.add(Pos{}, "no rule named root: matching starts there")
 	}
 	if len(v.errs) == 0 {
-		v.leftRecursion(effective, index)
+		v.leftRecursion(effective)
 	}
 	if len(v.errs) == 0 {
 		return nil
@@ -81,13 +87,64 @@ func Validate(g *Grammar) error {
 	return v.errs
 }
 
+// validator is Validate's working state. Its slices and map are kept in a
+// pool between calls: allocating them afresh was most of Validate's
+// allocations, and the garbage collector's work grows with those.
 type validator struct {
 	errs     ErrorList
-	nameOK   []bool      // by rule index: the name is a GBNF name
-	user     int32       // the effective rule whose body expr walks, or -1
-	uses     []edge      // (user, used) for each rule an effective rule references
-	lastUser []int32     // 1 + the last rule that added an edge to each rule
-	stars    []unbounded // the unbounded repetitions of effective rules, in walk order
+	index    map[string]int32 // each defined name's rule index
+	rule     string           // the name of the rule whose body expr walks
+	user     int32            // the effective rule whose body expr walks, or -1
+	uses     []edge           // (user, used) for each rule an effective rule references
+	lastUser []int32          // 1 + the last rule that added an edge to each rule
+	stars    []unbounded      // the unbounded repetitions of effective rules, in walk order
+
+	// By rule index unless said otherwise.
+	effective []*Rule // the last definition of each name
+	nameOK    []bool  // the name is a GBNF name
+	ruleIndex []int32 // by position in the grammar's rules: its name's index
+	nullable  []bool
+	lastFrom  []int32 // 1 + the last rule that added a left corner to each rule
+	state     []uint8 // of the depth-first search for cycles
+	work      []int32
+	path      []frame
+	users     adjacency // the rules that reference each rule
+	corners   adjacency // the rules each rule can start with
+}
+
+var validators = sync.Pool{New: func() any { return &validator{index: map[string]int32{}} }}
+
+// maxPooledRules is the most rules a validator may have indexed and still
+// go back to the pool: a map never shrinks, and clearing a huge one for
+// every small grammar after it would cost more than a new map.
+const maxPooledRules = 1024
+
+// release returns v to the pool, holding no grammar's nodes.
+func (v *validator) release() {
+	if len(v.index) > maxPooledRules {
+		return
+	}
+	clear(v.index)
+	clear(v.effective)
+	clear(v.stars)
+	v.errs, v.rule = nil, ""
+	validators.Put(v)
+}
+
+// grow returns s with length n, reusing its array when it is large enough;
+// the elements are not cleared.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// zeroed returns s with length n and every element zero.
+func zeroed[T any](s []T, n int) []T {
+	s = grow(s, n)
+	clear(s)
+	return s
 }
 
 // edge says that rule from refers to rule to (by index).
@@ -97,6 +154,13 @@ type edge struct{ from, to int32 }
 type unbounded struct {
 	rule   int32
 	repeat *Repeat
+}
+
+// frame is a rule on the path of the depth-first search for cycles, and
+// the position of the next of its edges to follow.
+type frame struct {
+	rule int32
+	next int
 }
 
 func (v *validator) add(pos Pos, format string, args ...any) {
@@ -159,71 +223,71 @@ var nameBytes = func() (t [256]bool) {
 }()
 
 // expr checks one rule body node by node.
-func (v *validator) expr(rule string, e Expr, defined map[string]int32) {
+func (v *validator) expr(e Expr) {
 	switch e := e.(type) {
 	case nil:
-		v.add(Pos{}, "rule %s: nil expression", rule)
+		v.add(Pos{}, "rule %s: nil expression", v.rule)
 	case *Alt:
 		if e == nil || len(e.Alts) == 0 {
-			v.add(Pos{}, "rule %s: choice without alternatives (GBNF cannot spell \"nothing\")", rule)
+			v.add(Pos{}, "rule %s: choice without alternatives (GBNF cannot spell \"nothing\")", v.rule)
 			return
 		}
 		for _, a := range e.Alts {
-			v.expr(rule, a, defined)
+			v.expr(a)
 		}
 	case *Seq:
 		if e == nil {
-			v.add(Pos{}, "rule %s: nil sequence", rule)
+			v.add(Pos{}, "rule %s: nil sequence", v.rule)
 			return
 		}
 		for _, it := range e.Items {
-			v.expr(rule, it, defined)
+			v.expr(it)
 		}
 	case *Lit:
 		if e == nil || !utf8.ValidString(e.Text) {
-			v.add(Pos{}, "rule %s: literal is not valid UTF-8", rule)
+			v.add(Pos{}, "rule %s: literal is not valid UTF-8", v.rule)
 		}
 	case *Class:
 		if e == nil || len(e.Ranges) == 0 {
-			v.add(Pos{}, "rule %s: character class without ranges (llama.cpp reads [] as the empty string)", rule)
+			v.add(Pos{}, "rule %s: character class without ranges (llama.cpp reads [] as the empty string)", v.rule)
 			return
 		}
 		for _, r := range e.Ranges {
 			if r.Lo < 0 || r.Hi < 0 {
-				v.add(Pos{}, "rule %s: negative code point in class range", rule)
+				v.add(Pos{}, "rule %s: negative code point in class range", v.rule)
 			}
 		}
 	case *Any:
 	case *Ref:
 		if e == nil {
-			v.add(Pos{}, "rule %s: nil reference", rule)
+			v.add(Pos{}, "rule %s: nil reference", v.rule)
 			return
 		}
 		// A defined name was checked with its rule: look it up first.
-		j, ok := defined[e.Name]
+		j, ok := v.index[e.Name]
 		switch {
 		case ok && !v.nameOK[j], !ok && !validName(e.Name):
-			v.add(e.Pos, "rule %s: reference %q is not a GBNF name", rule, e.Name)
+			v.add(e.Pos, "rule %s: reference %q is not a GBNF name", v.rule, e.Name)
 		case !ok:
-			v.add(e.Pos, "rule %s: undefined rule %s", rule, e.Name)
+			v.add(e.Pos, "rule %s: undefined rule %s", v.rule, e.Name)
 		case v.user >= 0 && v.lastUser[j] != v.user+1:
 			v.lastUser[j] = v.user + 1
 			v.uses = append(v.uses, edge{v.user, j})
 		}
 	case *Repeat:
 		if e == nil {
-			v.add(Pos{}, "rule %s: nil repeat", rule)
+			v.add(Pos{}, "rule %s: nil repeat", v.rule)
 			return
 		}
 		if e.Min < 0 || e.Max < -1 || e.Max >= 0 && e.Max < e.Min {
-			v.add(Pos{}, "rule %s: repeat bounds {%d,%d} are not 0 <= min <= max (max -1 means unbounded)", rule, e.Min, e.Max)
+			v.add(Pos{}, "rule %s: repeat bounds {%d,%d} are not 0 <= min <= max (max -1 means unbounded)", v.rule, e.Min, e.Max)
 		}
 		if e.Max < 0 && v.user >= 0 {
 			v.stars = append(v.stars, unbounded{v.user, e})
 		}
-		v.expr(rule, e.Expr, defined)
+		v.expr(e.Expr)
 	default:
-		v.add(Pos{}, "rule %s: unknown expression type %T", rule, e)
+		v.add(Pos{}, "rule %s: unknown expression type %T", v.rule, e)
 	}
 }
 
@@ -231,15 +295,17 @@ func (v *validator) expr(rule string, e Expr, defined map[string]int32) {
 // edge to rule b when b can be the first thing a matches, directly or after
 // parts that match the empty string. llama.cpp refuses such grammars (and
 // would loop on them). Only the effective definition of each name counts:
-// rules holds it for each index of index, every reference is defined.
-func (v *validator) leftRecursion(rules []*Rule, index map[string]int32) {
-	lc := leftCorners{index: index, nullable: nullableRules(rules, index, byFrom(len(rules), v.uses, true))}
+// rules holds it for each index of v.index, every reference is defined.
+func (v *validator) leftRecursion(rules []*Rule) {
+	v.users = byFrom(v.users, len(rules), v.uses, true)
+	v.nullable = v.nullableRules(rules)
+	lc := leftCorners{index: v.index, nullable: v.nullable}
 	// A grammar defining no name twice walks its rules in index order;
 	// otherwise put the repetitions in that order, as the errors are.
 	slices.SortStableFunc(v.stars, func(a, b unbounded) int { return cmp.Compare(a.rule, b.rule) })
 	for k := 0; k < len(v.stars); k++ {
 		st := v.stars[k]
-		if plain := (leftCorners{index: lc.index, nullable: lc.nullable}); !plain.of(st.repeat.Expr) {
+		if !lc.of(st.repeat.Expr) {
 			continue
 		}
 		r := rules[st.rule]
@@ -249,20 +315,17 @@ func (v *validator) leftRecursion(rules []*Rule, index map[string]int32) {
 		}
 	}
 
-	corners := v.uses[:0]                 // grouped already: reuse its array
-	lastFrom := make([]int32, len(rules)) // 1 + the last rule that added an edge to each rule
-	var from int32                        // the rule whose edges lc.of visits
-	lc.visit = func(to int32) {
-		if lastFrom[to] != from+1 {
-			lastFrom[to] = from + 1
-			corners = append(corners, edge{from, to})
-		}
-	}
+	// The left corners of each rule, found by the same walk: it lists
+	// them in corners, once per rule.
+	lc.corners = v.uses[:0] // grouped already: reuse its array
+	lc.lastFrom = zeroed(v.lastFrom, len(rules))
 	for i, r := range rules {
-		from = int32(i)
+		lc.from = int32(i)
 		lc.of(r.Expr)
 	}
-	edges := byFrom(len(rules), corners, false)
+	v.uses, v.lastFrom = lc.corners, lc.lastFrom
+	v.corners = byFrom(v.corners, len(rules), lc.corners, false)
+	edges := v.corners
 
 	// Iterative depth-first search; a back edge closes a cycle.
 	const (
@@ -270,12 +333,9 @@ func (v *validator) leftRecursion(rules []*Rule, index map[string]int32) {
 		onPath
 		done
 	)
-	state := make([]uint8, len(rules))
-	type frame struct {
-		rule int32
-		next int
-	}
-	var path []frame
+	state := zeroed(v.state, len(rules))
+	v.state = state
+	path := v.path[:0]
 	for start := range rules {
 		if state[start] != unvisited {
 			continue
@@ -311,6 +371,7 @@ func (v *validator) leftRecursion(rules []*Rule, index map[string]int32) {
 			}
 		}
 	}
+	v.path = path
 }
 
 // adjacency lists, for each rule index i, the rules to[start[i]:start[i+1]]:
@@ -320,15 +381,15 @@ type adjacency struct{ start, to []int32 }
 func (a adjacency) of(i int32) []int32 { return a.to[a.start[i]:a.start[i+1]] }
 
 // byFrom groups edges by their from rule (by their to rule when reversed),
-// keeping their order.
-func byFrom(n int, edges []edge, reversed bool) adjacency {
+// keeping their order, into a's arrays when they are large enough.
+func byFrom(a adjacency, n int, edges []edge, reversed bool) adjacency {
 	key := func(e edge) (int32, int32) {
 		if reversed {
 			return e.to, e.from
 		}
 		return e.from, e.to
 	}
-	start := make([]int32, n+2)
+	start := zeroed(a.start, n+2)
 	for _, e := range edges {
 		k, _ := key(e)
 		start[k+2]++
@@ -338,7 +399,7 @@ func byFrom(n int, edges []edge, reversed bool) adjacency {
 	}
 	// start[k+1] is now where the edges of k begin; filling moves it to
 	// where they end, which is where those of k+1 begin.
-	to := make([]int32, len(edges))
+	to := grow(a.to, len(edges))
 	for _, e := range edges {
 		k, x := key(e)
 		to[start[k+1]] = x
@@ -349,10 +410,10 @@ func byFrom(n int, edges []edge, reversed bool) adjacency {
 
 // nullableRules finds the rules that match the empty string, by index: a
 // worklist fixpoint that re-examines a rule only when a rule it uses
-// becomes nullable (users[i]: the rules that reference rule i).
-func nullableRules(rules []*Rule, index map[string]int32, users adjacency) []bool {
-	lc := leftCorners{index: index, nullable: make([]bool, len(rules))}
-	work := make([]int32, len(rules))
+// becomes nullable (v.users.of(i): the rules that reference rule i).
+func (v *validator) nullableRules(rules []*Rule) []bool {
+	lc := leftCorners{index: v.index, nullable: zeroed(v.nullable, len(rules))}
+	work := grow(v.work, len(rules))
 	for i := range work {
 		work[i] = int32(i)
 	}
@@ -363,21 +424,26 @@ func nullableRules(rules []*Rule, index map[string]int32, users adjacency) []boo
 			continue
 		}
 		lc.nullable[i] = true
-		work = append(work, users.of(i)...)
+		work = append(work, v.users.of(i)...)
 	}
+	v.work = work
 	return lc.nullable
 }
 
 // leftCorners answers, for rule bodies, whether they match the empty
-// string given the nullable rules (by index), and calls visit (when not
-// nil) with the index of each rule a body can start with.
+// string given the nullable rules (by index). When lastFrom is not nil it
+// also appends to corners an edge from rule from to each rule a body can
+// start with, once per rule (lastFrom holds 1 + the last rule that added
+// an edge to each rule).
 type leftCorners struct {
 	index    map[string]int32
 	nullable []bool
-	visit    func(int32)
+	from     int32
+	lastFrom []int32
+	corners  []edge
 }
 
-// of reports whether e matches the empty string, visiting its left corners.
+// of reports whether e matches the empty string, listing its left corners.
 func (lc *leftCorners) of(e Expr) bool {
 	switch e := e.(type) {
 	case *Alt:
@@ -399,8 +465,9 @@ func (lc *leftCorners) of(e Expr) bool {
 		return e.Text == ""
 	case *Ref:
 		i := lc.index[e.Name]
-		if lc.visit != nil {
-			lc.visit(i)
+		if lc.lastFrom != nil && lc.lastFrom[i] != lc.from+1 {
+			lc.lastFrom[i] = lc.from + 1
+			lc.corners = append(lc.corners, edge{lc.from, i})
 		}
 		return lc.nullable[i]
 	case *Repeat:
