@@ -27,9 +27,7 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 		assertFormat: opts.AssertFormat,
 		draft:        opts.DefaultDraft,
 		lim:          opts.Limits.withDefaults(),
-		schemas:      map[string]*Schema{},
-		resolved:     map[string]*Schema{},
-		index:        map[*Value]map[string]*Value{},
+		schemas:      map[*Value]*Schema{},
 	}
 	if c.profile == "" {
 		c.profile = Exact
@@ -73,7 +71,7 @@ type checker struct {
 	lim          Limits
 	errs         ErrorList
 	warns        ErrorList
-	schemas      map[string]*Schema           // memo: each pointer's Schema is built once
+	schemas      map[*Value]*Schema           // memo: each subschema is built once (a value has one pointer)
 	pending      []pendingRef                 // $refs to resolve once the walk is done
 	rootBase     string                       // the root's $id without fragment: refs to it are local
 	resolved     map[string]*Schema           // $ref strings already resolved (nil target: refused)
@@ -186,7 +184,7 @@ func newSchema(ptr string, v *Value) *Schema {
 // build returns the Schema at ptr, building it (and the subschemas it
 // reaches through enforced keywords) the first time.
 func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
-	if s, ok := c.schemas[ptr]; ok {
+	if s, ok := c.schemas[v]; ok {
 		return s
 	}
 	if len(c.schemas) >= c.lim.MaxSubschemas {
@@ -197,7 +195,7 @@ func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
 		return newSchema(ptr, v)
 	}
 	s := newSchema(ptr, v)
-	c.schemas[ptr] = s
+	c.schemas[v] = s
 	if !ctx.root && c.changesBase(v) {
 		ctx.embedded = true
 	}
@@ -783,6 +781,9 @@ func (c *checker) resolveRefs() {
 		if !done {
 			target = c.resolve(p)
 			if target != nil {
+				if c.resolved == nil {
+					c.resolved = map[string]*Schema{}
+				}
 				c.resolved[p.member.Value.Str] = target
 			}
 		}
@@ -962,13 +963,12 @@ func (c *checker) findRefCycles() {
 		next  int
 	}
 	// Visit in pointer order so that reports are deterministic.
-	ptrs := make([]string, 0, len(c.schemas))
-	for p := range c.schemas {
-		ptrs = append(ptrs, p)
+	starts := make([]*Schema, 0, len(c.schemas))
+	for _, s := range c.schemas {
+		starts = append(starts, s)
 	}
-	sort.Strings(ptrs)
-	for _, p := range ptrs {
-		start := c.schemas[p]
+	sort.Slice(starts, func(i, j int) bool { return starts[i].Pointer < starts[j].Pointer })
+	for _, start := range starts {
 		if state[start] != unseen {
 			continue
 		}
@@ -1005,20 +1005,70 @@ func pointerOrRoot(p string) string {
 	return "#" + p
 }
 
-// position is one place in the document where a schema stands.
+// position is one place in the document where a schema stands. Its
+// pointer is spelled only when asked (positions.pointer): the meta pass and
+// the $id check need few of them, and one string per position was nearly
+// half of the pointers the checker built.
 type position struct {
-	ptr    string
-	v      *Value
-	base   string // the base URI in force there, without fragment
-	boolOK bool   // a boolean is a schema here even in draft-04
+	v       *Value
+	base    string // the base URI in force there, without fragment
+	keyword string // the parent's member that holds this schema
+	name    string // sub == subName: the schema's name in the keyword's object
+	parent  int    // index of the enclosing schema's position; -1 for the root
+	index   int    // sub == subIndex: the schema's index in the keyword's array
+	sub     subToken
+	boolOK  bool // a boolean is a schema here even in draft-04
 }
+
+// positions are the schema positions of a document, in walk order, root
+// first.
+type positions struct {
+	at   []position
+	ptrs []string // spelled pointers, "" until asked; made on the first ask
+}
+
+// subToken says which token follows the keyword in a position's pointer.
+type subToken uint8
+
+const (
+	subNone  subToken = iota // the keyword's value is the schema
+	subName                  // a member of the keyword's object
+	subIndex                 // an item of the keyword's array
+)
+
+// pointer returns the JSON Pointer of position i, spelling it (and its
+// parents') the first time. Only the root's pointer is "".
+func (ps *positions) pointer(i int) string {
+	p := &ps.at[i]
+	if p.parent < 0 {
+		return ""
+	}
+	if ps.ptrs == nil {
+		ps.ptrs = make([]string, len(ps.at))
+	}
+	if ps.ptrs[i] != "" {
+		return ps.ptrs[i]
+	}
+	ptr := join(ps.pointer(p.parent), p.keyword)
+	switch p.sub {
+	case subName:
+		ptr = join(ptr, p.name)
+	case subIndex:
+		ptr = join(ptr, strconv.Itoa(p.index))
+	}
+	ps.ptrs[i] = ptr
+	return ptr
+}
+
+// rootURL is the base URI of a document without "$id", as the validator
+// names a schema it reads from memory.
+var rootURL, _ = url.Parse("file:///schema.json")
 
 // schemaPositions lists every schema position of the document, following
 // every keyword of the draft that holds schemas (refused ones included), as a
 // validator's meta-schema check does. Values of non-keywords are not visited.
-func (c *checker) schemaPositions() []position {
+func (c *checker) schemaPositions() *positions {
 	var out []position
-	rootURL, _ := url.Parse("file:///schema.json")
 	// Each item carries its base both parsed and spelled: the spelling
 	// (url.URL.String) changes only at an $id, and making it again for
 	// every position was a third of this walk.
@@ -1027,7 +1077,7 @@ func (c *checker) schemaPositions() []position {
 		base *url.URL
 	}
 	rootBase, _, _ := strings.Cut(rootURL.String(), "#")
-	stack := []item{{position{ptr: "", v: c.doc.Root, base: rootBase}, rootURL}}
+	stack := []item{{position{v: c.doc.Root, base: rootBase, parent: -1}, rootURL}}
 	for len(stack) > 0 && len(out) <= 4*c.lim.MaxSubschemas {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -1051,43 +1101,44 @@ func (c *checker) schemaPositions() []position {
 		if v.Kind != Object {
 			continue
 		}
+		parent := len(out) - 1
 		for i := len(v.Members) - 1; i >= 0; i-- {
 			m := &v.Members[i]
 			kw := LookupKeyword(m.Name, c.draft)
 			if kw == nil || kw.Shape == ShapeValue {
-				continue // no schema below: no pointer to spell
+				continue
 			}
-			kp := join(it.ptr, m.Name)
 			boolOK := m.Name == "additionalProperties" || m.Name == "additionalItems"
-			push := func(v *Value, p string) {
-				stack = append(stack, item{position{ptr: p, v: v, base: baseStr, boolOK: boolOK}, base})
+			push := func(v *Value, sub subToken, name string, index int) {
+				stack = append(stack, item{position{v: v, base: baseStr, boolOK: boolOK, parent: parent, keyword: m.Name, sub: sub, name: name, index: index}, base})
 			}
 			val := m.Value
 			switch shape := kw.Shape; {
 			case shape == ShapeSchema, shape == ShapeItems && val.Kind != Array:
-				push(val, kp)
+				push(val, subNone, "", 0)
 			case shape == ShapeSchemaMap, shape == ShapeDependency:
 				for j := len(val.Members) - 1; j >= 0; j-- {
 					if shape == ShapeDependency && val.Members[j].Value.Kind == Array {
 						continue
 					}
-					push(val.Members[j].Value, join(kp, val.Members[j].Name))
+					push(val.Members[j].Value, subName, val.Members[j].Name, 0)
 				}
 			case shape == ShapeSchemaList, shape == ShapeItems:
 				for j := len(val.Items) - 1; j >= 0; j-- {
-					push(val.Items[j], join(kp, strconv.Itoa(j)))
+					push(val.Items[j], subIndex, "", j)
 				}
 			}
 		}
 	}
-	return out
+	return &positions{at: out}
 }
 
 // checkDuplicateIDs refuses two subschemas with the same base URI, which
 // validators refuse too.
-func (c *checker) checkDuplicateIDs(positions []position) {
-	seen := map[string]string{} // resolved URI -> pointer of its first schema
-	for _, p := range positions {
+func (c *checker) checkDuplicateIDs(ps *positions) {
+	seen := map[string]int{} // resolved URI -> position of its first schema
+	for i := range ps.at {
+		p := &ps.at[i]
 		if p.v.Kind != Object {
 			continue
 		}
@@ -1096,9 +1147,9 @@ func (c *checker) checkDuplicateIDs(positions []position) {
 			continue
 		}
 		if first, dup := seen[p.base]; dup {
-			c.errorAt(CodeBadKeywordValue, join(p.ptr, c.idKeyword()), id.Offset, "%q is also the $id of %q; each $id must be unique in a document", id.Str, pointerOrRoot(first))
+			c.errorAt(CodeBadKeywordValue, join(ps.pointer(i), c.idKeyword()), id.Offset, "%q is also the $id of %q; each $id must be unique in a document", id.Str, pointerOrRoot(ps.pointer(first)))
 		} else {
-			seen[p.base] = p.ptr
+			seen[p.base] = i
 		}
 	}
 }
@@ -1107,29 +1158,25 @@ func (c *checker) checkDuplicateIDs(positions []position) {
 // (unused definitions, annotation and refused subschemas): validators check
 // the whole document against the draft's meta-schema, so a bad value there
 // makes them refuse the schema. Only S203 and S204 are reported for them.
-func (c *checker) metaPass(positions []position) {
-	reached := c.schemas
-	c.schemas = make(map[string]*Schema, len(reached))
-	for p, s := range reached {
-		c.schemas[p] = s
-	}
+// The schemas it builds go into the memo too: nothing reads it afterwards.
+func (c *checker) metaPass(ps *positions) {
 	c.metaOnly = true
-	for _, p := range positions {
+	for i := range ps.at {
 		if c.tooMany {
 			break
 		}
-		ctx := buildContext{root: p.ptr == "", boolOK: p.boolOK}
-		if _, done := c.schemas[p.ptr]; !done {
-			c.build(p.ptr, p.v, ctx)
+		p := &ps.at[i]
+		ctx := buildContext{root: i == 0, boolOK: p.boolOK}
+		if _, done := c.schemas[p.v]; !done {
+			c.build(ps.pointer(i), p.v, ctx)
 		} else if c.draft <= Draft7 && p.v.Kind == Object && p.v.Get("$ref") != nil {
 			// The walk ignored the siblings of this $ref; validators still
 			// check their values against the meta-schema.
-			c.buildObject(newSchema(p.ptr, p.v), p.v, ctx)
+			c.buildObject(newSchema(ps.pointer(i), p.v), p.v, ctx)
 		}
 	}
 	c.metaOnly = false
 	c.pending = nil
-	c.schemas = reached
 }
 
 // metaRefused checks the value of a refused keyword, in the meta pass only.
@@ -1205,6 +1252,9 @@ func (c *checker) member(v *Value, name string) *Value {
 	}
 	idx := c.index[v]
 	if idx == nil {
+		if c.index == nil {
+			c.index = map[*Value]map[string]*Value{}
+		}
 		idx = make(map[string]*Value, len(v.Members))
 		for _, m := range v.Members {
 			idx[m.Name] = m.Value
