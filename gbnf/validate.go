@@ -3,6 +3,8 @@ package gbnf
 import (
 	"cmp"
 	"fmt"
+	"hash/maphash"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -33,7 +35,7 @@ func Validate(g *Grammar) error {
 	// Each name's index in first-definition order; it doubles as the set
 	// of defined names. Later stages work on these indices: string-keyed
 	// maps per rule were most of Validate's cost on compiled grammars.
-	index := v.index
+	index := v.index.reset(len(g.Rules))
 	effective := v.effective[:0] // by index: the last definition of each name
 	v.nameOK = v.nameOK[:0]      // by index: the name is a GBNF name
 	ruleIndex := grow(v.ruleIndex, len(g.Rules))
@@ -42,17 +44,16 @@ func Validate(g *Grammar) error {
 			v.add(Pos{}, "rule %d is nil", i)
 			continue
 		}
-		if j, ok := index[r.Name]; ok {
+		if j, ok := index.add(r.Name, effective); ok {
 			effective[j] = r
 			ruleIndex[i] = j
 			continue
 		}
 		ruleIndex[i] = int32(len(effective))
-		index[r.Name] = int32(len(effective))
 		effective = append(effective, r)
 		v.nameOK = append(v.nameOK, validName(r.Name))
 	}
-	v.effective, v.ruleIndex = effective, ruleIndex
+	v.index, v.effective, v.ruleIndex = index, effective, ruleIndex
 	// The node checks also list, for each effective rule, the rules it
 	// uses (nullability needs them) and its unbounded repetitions (checked
 	// once nullability is known): one walk is cheaper than three.
@@ -74,7 +75,7 @@ func Validate(g *Grammar) error {
 		v.rule = r.Name
 		v.expr(r.Expr)
 	}
-	if _, ok := index["root"]; !ok {
+	if _, ok := index.find("root", effective); !ok {
 		v.add(Pos{}, "no rule named root: matching starts there")
 	}
 	if len(v.errs) == 0 {
@@ -92,12 +93,12 @@ func Validate(g *Grammar) error {
 // allocations, and the garbage collector's work grows with those.
 type validator struct {
 	errs     ErrorList
-	index    map[string]int32 // each defined name's rule index
-	rule     string           // the name of the rule whose body expr walks
-	user     int32            // the effective rule whose body expr walks, or -1
-	uses     []edge           // (user, used) for each rule an effective rule references
-	lastUser []int32          // 1 + the last rule that added an edge to each rule
-	stars    []unbounded      // the unbounded repetitions of effective rules, in walk order
+	index    nameIndex   // each defined name's rule index
+	rule     string      // the name of the rule whose body expr walks
+	user     int32       // the effective rule whose body expr walks, or -1
+	uses     []edge      // (user, used) for each rule an effective rule references
+	lastUser []int32     // 1 + the last rule that added an edge to each rule
+	stars    []unbounded // the unbounded repetitions of effective rules, in walk order
 
 	// By rule index unless said otherwise.
 	effective []*Rule // the last definition of each name
@@ -112,23 +113,65 @@ type validator struct {
 	corners   adjacency // the rules each rule can start with
 }
 
-var validators = sync.Pool{New: func() any { return &validator{index: map[string]int32{}} }}
+var validators = sync.Pool{New: func() any { return new(validator) }}
 
 // maxPooledRules is the most rules a validator may have indexed and still
-// go back to the pool: a map never shrinks, and clearing a huge one for
-// every small grammar after it would cost more than a new map.
-const maxPooledRules = 1024
+// go back to the pool: a huge grammar's arrays go to the garbage collector.
+const maxPooledRules = 1 << 12
 
 // release returns v to the pool, holding no grammar's nodes.
 func (v *validator) release() {
-	if len(v.index) > maxPooledRules {
+	if len(v.effective) > maxPooledRules {
 		return
 	}
-	clear(v.index)
 	clear(v.effective)
 	clear(v.stars)
 	v.errs, v.rule = nil, ""
 	validators.Put(v)
+}
+
+// nameIndex finds a rule's index by its name: open addressing over a
+// power-of-two array of rule indices, at most half full. Unlike a map it is
+// reset for each grammar by clearing an array the size of that grammar,
+// however large the grammars before it were.
+type nameIndex struct {
+	slots []int32 // 1 + the index of the rule whose name hashes here; 0: empty
+}
+
+// nameSeed randomizes the hash per process, so that no grammar can be
+// built to make the names collide.
+var nameSeed = maphash.MakeSeed()
+
+// reset empties the index and sizes it for up to n names.
+func (x nameIndex) reset(n int) nameIndex {
+	size := 1 << bits.Len(uint(2*n))
+	return nameIndex{slots: zeroed(x.slots, size)}
+}
+
+// find returns the index of name, whose rules are by index in rules, or
+// where to add it.
+func (x nameIndex) find(name string, rules []*Rule) (int32, bool) {
+	mask := uint64(len(x.slots) - 1)
+	for i := maphash.String(nameSeed, name) & mask; ; i = (i + 1) & mask {
+		s := x.slots[i]
+		if s == 0 {
+			return int32(i), false
+		}
+		if rules[s-1].Name == name {
+			return s - 1, true
+		}
+	}
+}
+
+// add returns the index of name and true when it is there; otherwise it
+// gives name the index len(rules) and returns that and false.
+func (x nameIndex) add(name string, rules []*Rule) (int32, bool) {
+	i, ok := x.find(name, rules)
+	if ok {
+		return i, true
+	}
+	x.slots[i] = int32(len(rules)) + 1
+	return int32(len(rules)), false
 }
 
 // grow returns s with length n, reusing its array when it is large enough;
@@ -264,7 +307,7 @@ func (v *validator) expr(e Expr) {
 			return
 		}
 		// A defined name was checked with its rule: look it up first.
-		j, ok := v.index[e.Name]
+		j, ok := v.index.find(e.Name, v.effective)
 		switch {
 		case ok && !v.nameOK[j], !ok && !validName(e.Name):
 			v.add(e.Pos, "rule %s: reference %q is not a GBNF name", v.rule, e.Name)
@@ -299,7 +342,7 @@ func (v *validator) expr(e Expr) {
 func (v *validator) leftRecursion(rules []*Rule) {
 	v.users = byFrom(v.users, len(rules), v.uses, true)
 	v.nullable = v.nullableRules(rules)
-	lc := leftCorners{index: v.index, nullable: v.nullable}
+	lc := leftCorners{index: v.index, rules: rules, nullable: v.nullable}
 	// A grammar defining no name twice walks its rules in index order;
 	// otherwise put the repetitions in that order, as the errors are.
 	slices.SortStableFunc(v.stars, func(a, b unbounded) int { return cmp.Compare(a.rule, b.rule) })
@@ -412,7 +455,7 @@ func byFrom(a adjacency, n int, edges []edge, reversed bool) adjacency {
 // worklist fixpoint that re-examines a rule only when a rule it uses
 // becomes nullable (v.users.of(i): the rules that reference rule i).
 func (v *validator) nullableRules(rules []*Rule) []bool {
-	lc := leftCorners{index: v.index, nullable: zeroed(v.nullable, len(rules))}
+	lc := leftCorners{index: v.index, rules: rules, nullable: zeroed(v.nullable, len(rules))}
 	work := grow(v.work, len(rules))
 	for i := range work {
 		work[i] = int32(i)
@@ -436,7 +479,8 @@ func (v *validator) nullableRules(rules []*Rule) []bool {
 // start with, once per rule (lastFrom holds 1 + the last rule that added
 // an edge to each rule).
 type leftCorners struct {
-	index    map[string]int32
+	index    nameIndex
+	rules    []*Rule // by index: the effective definitions
 	nullable []bool
 	from     int32
 	lastFrom []int32
@@ -464,7 +508,7 @@ func (lc *leftCorners) of(e Expr) bool {
 	case *Lit:
 		return e.Text == ""
 	case *Ref:
-		i := lc.index[e.Name]
+		i, _ := lc.index.find(e.Name, lc.rules)
 		if lc.lastFrom != nil && lc.lastFrom[i] != lc.from+1 {
 			lc.lastFrom[i] = lc.from + 1
 			lc.corners = append(lc.corners, edge{lc.from, i})
