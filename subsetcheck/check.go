@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"net/url"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strconv"
@@ -354,6 +355,9 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			}
 			for j := range val.Members {
 				pm := &val.Members[j]
+				if s.Properties == nil {
+					s.Properties = make([]Property, 0, len(val.Members))
+				}
 				s.Properties = append(s.Properties, Property{Name: pm.Name, Schema: c.build(join(kp(), pm.Name), pm.Value, ctx.child())})
 			}
 		case "required":
@@ -375,6 +379,9 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 					continue
 				}
 				seen[item.Str] = true
+				if s.Required == nil {
+					s.Required = make([]string, 0, len(val.Items))
+				}
 				s.Required = append(s.Required, item.Str)
 			}
 		case "additionalProperties":
@@ -942,60 +949,76 @@ func (c *checker) findRefCycles() {
 		onStack
 		done
 	)
-	state := map[*Schema]int{}
-	type edge struct {
-		to  *Schema
-		ptr string
-	}
-	edges := func(s *Schema) []edge {
-		var out []edge
-		if s.Ref != nil {
-			out = append(out, edge{s.Ref, join(s.Pointer, "$ref")})
-		}
-		for i, b := range s.AnyOf {
-			out = append(out, edge{b, join(join(s.Pointer, "anyOf"), strconv.Itoa(i))})
-		}
-		return out
-	}
 	type frameT struct {
-		s     *Schema
-		edges []edge
-		next  int
+		s    *Schema
+		next int // the next edge to follow (see cycleEdge)
 	}
-	// Visit in pointer order so that reports are deterministic.
-	starts := make([]*Schema, 0, len(c.schemas))
+	// Visit in pointer order so that reports are deterministic. A schema
+	// with no $ref and no anyOf starts no cycle: only the others are
+	// visited from, and only the schemas a walk meets get a state.
+	var starts []*Schema
 	for _, s := range c.schemas {
-		starts = append(starts, s)
+		if cycleEdges(s) > 0 {
+			starts = append(starts, s)
+		}
 	}
 	sort.Slice(starts, func(i, j int) bool { return starts[i].Pointer < starts[j].Pointer })
+	state := make(map[*Schema]uint8, len(starts))
+	var stack []frameT
 	for _, start := range starts {
 		if state[start] != unseen {
 			continue
 		}
-		stack := []frameT{{s: start, edges: edges(start)}}
+		stack = append(stack[:0], frameT{s: start})
 		state[start] = onStack
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			if top.next == len(top.edges) {
+			if top.next == cycleEdges(top.s) {
 				state[top.s] = done
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			e := top.edges[top.next]
+			to, anyOf := cycleEdge(top.s, top.next)
 			top.next++
-			switch state[e.to] {
+			switch state[to] {
 			case onStack:
+				// The edge's pointer is spelled only here, for the report.
 				off := top.s.Node.Offset
-				if n := top.s.Node.Get("$ref"); n != nil && strings.HasSuffix(e.ptr, "/$ref") {
+				ptr := join(top.s.Pointer, "$ref")
+				if anyOf >= 0 {
+					ptr = join(join(top.s.Pointer, "anyOf"), strconv.Itoa(anyOf))
+				} else if n := top.s.Node.Get("$ref"); n != nil {
 					off = n.Offset
 				}
-				c.errorAt(CodeRefCycle, e.ptr, off, "this reference leads back to %q without passing through a property or an item, so it never ends; make the recursion go through properties or items", pointerOrRoot(e.to.Pointer))
+				c.errorAt(CodeRefCycle, ptr, off, "this reference leads back to %q without passing through a property or an item, so it never ends; make the recursion go through properties or items", pointerOrRoot(to.Pointer))
 			case unseen:
-				state[e.to] = onStack
-				stack = append(stack, frameT{s: e.to, edges: edges(e.to)})
+				state[to] = onStack
+				stack = append(stack, frameT{s: to})
 			}
 		}
 	}
+}
+
+// cycleEdges is the number of edges findRefCycles follows from s: its $ref
+// and its anyOf branches.
+func cycleEdges(s *Schema) int {
+	n := len(s.AnyOf)
+	if s.Ref != nil {
+		n++
+	}
+	return n
+}
+
+// cycleEdge returns the target of edge k of s, $ref first, and the index
+// of its anyOf branch (-1 for the $ref).
+func cycleEdge(s *Schema, k int) (*Schema, int) {
+	if s.Ref != nil {
+		if k == 0 {
+			return s.Ref, -1
+		}
+		k--
+	}
+	return s.AnyOf[k], k
 }
 
 func pointerOrRoot(p string) string {
@@ -1185,12 +1208,14 @@ func (c *checker) metaRefused(kp string, m *Member, kw *Keyword) {
 	bad := func(format string, args ...any) {
 		c.errorAt(CodeBadKeywordValue, kp, val.Offset, "%s: "+format, append([]any{m.Name}, args...)...)
 	}
+	// syntax.Parse reports what regexp.Compile would (its compile step
+	// cannot fail) without building a program that is thrown away.
 	switch m.Name {
 	case "pattern", "$dynamicRef", "$recursiveRef":
 		if val.Kind != String {
 			bad("must be a string")
 		} else if m.Name == "pattern" {
-			if _, err := regexp.Compile(val.Str); err != nil {
+			if _, err := syntax.Parse(val.Str, syntax.Perl); err != nil {
 				bad("is not a valid regular expression: %v", err)
 			}
 		}
@@ -1216,7 +1241,7 @@ func (c *checker) metaRefused(kp string, m *Member, kw *Keyword) {
 			return
 		}
 		for _, pm := range val.Members {
-			if _, err := regexp.Compile(pm.Name); err != nil {
+			if _, err := syntax.Parse(pm.Name, syntax.Perl); err != nil {
 				c.errorAt(CodeBadKeywordValue, join(kp, pm.Name), pm.NameOffset, "patternProperties: %q is not a valid regular expression: %v", pm.Name, err)
 			}
 		}
