@@ -44,7 +44,7 @@ func Validate(g *Grammar) error {
 			v.add(Pos{}, "rule %d is nil", i)
 			continue
 		}
-		if j, ok := index.add(r.Name, effective); ok {
+		if j, ok := index.add(r.Name); ok {
 			effective[j] = r
 			ruleIndex[i] = j
 			continue
@@ -75,7 +75,7 @@ func Validate(g *Grammar) error {
 		v.rule = r.Name
 		v.expr(r.Expr)
 	}
-	if _, ok := index.find("root", effective); !ok {
+	if _, ok := index.find("root"); !ok {
 		v.add(Pos{}, "no rule named root: matching starts there")
 	}
 	if len(v.errs) == 0 {
@@ -125,6 +125,7 @@ func (v *validator) release() {
 		return
 	}
 	clear(v.effective)
+	clear(v.index.names)
 	clear(v.stars)
 	v.errs, v.rule = nil, ""
 	validators.Put(v)
@@ -135,7 +136,8 @@ func (v *validator) release() {
 // reset for each grammar by clearing an array the size of that grammar,
 // however large the grammars before it were.
 type nameIndex struct {
-	slots []int32 // 1 + the index of the rule whose name hashes here; 0: empty
+	slots []int32  // 1 + the index of the name that hashes here; 0: empty
+	names []string // by index
 }
 
 // nameSeed randomizes the hash per process, so that no grammar can be
@@ -145,33 +147,34 @@ var nameSeed = maphash.MakeSeed()
 // reset empties the index and sizes it for up to n names.
 func (x nameIndex) reset(n int) nameIndex {
 	size := 1 << bits.Len(uint(2*n))
-	return nameIndex{slots: zeroed(x.slots, size)}
+	clear(x.names)
+	return nameIndex{slots: zeroed(x.slots, size), names: x.names[:0]}
 }
 
-// find returns the index of name, whose rules are by index in rules, or
-// where to add it.
-func (x nameIndex) find(name string, rules []*Rule) (int32, bool) {
+// find returns the index of name, or the slot where to add it.
+func (x *nameIndex) find(name string) (int32, bool) {
 	mask := uint64(len(x.slots) - 1)
 	for i := maphash.String(nameSeed, name) & mask; ; i = (i + 1) & mask {
 		s := x.slots[i]
 		if s == 0 {
 			return int32(i), false
 		}
-		if rules[s-1].Name == name {
+		if x.names[s-1] == name {
 			return s - 1, true
 		}
 	}
 }
 
 // add returns the index of name and true when it is there; otherwise it
-// gives name the index len(rules) and returns that and false.
-func (x nameIndex) add(name string, rules []*Rule) (int32, bool) {
-	i, ok := x.find(name, rules)
+// gives name the next index and returns that and false.
+func (x *nameIndex) add(name string) (int32, bool) {
+	i, ok := x.find(name)
 	if ok {
 		return i, true
 	}
-	x.slots[i] = int32(len(rules)) + 1
-	return int32(len(rules)), false
+	x.names = append(x.names, name)
+	x.slots[i] = int32(len(x.names))
+	return int32(len(x.names) - 1), false
 }
 
 // grow returns s with length n, reusing its array when it is large enough;
@@ -307,7 +310,7 @@ func (v *validator) expr(e Expr) {
 			return
 		}
 		// A defined name was checked with its rule: look it up first.
-		j, ok := v.index.find(e.Name, v.effective)
+		j, ok := v.index.find(e.Name)
 		switch {
 		case ok && !v.nameOK[j], !ok && !validName(e.Name):
 			v.add(e.Pos, "rule %s: reference %q is not a GBNF name", v.rule, e.Name)
@@ -342,7 +345,7 @@ func (v *validator) expr(e Expr) {
 func (v *validator) leftRecursion(rules []*Rule) {
 	v.users = byFrom(v.users, len(rules), v.uses, true)
 	v.nullable = v.nullableRules(rules)
-	lc := leftCorners{index: v.index, rules: rules, nullable: v.nullable}
+	lc := leftCorners{index: &v.index, nullable: v.nullable}
 	// A grammar defining no name twice walks its rules in index order;
 	// otherwise put the repetitions in that order, as the errors are.
 	slices.SortStableFunc(v.stars, func(a, b unbounded) int { return cmp.Compare(a.rule, b.rule) })
@@ -455,7 +458,7 @@ func byFrom(a adjacency, n int, edges []edge, reversed bool) adjacency {
 // worklist fixpoint that re-examines a rule only when a rule it uses
 // becomes nullable (v.users.of(i): the rules that reference rule i).
 func (v *validator) nullableRules(rules []*Rule) []bool {
-	lc := leftCorners{index: v.index, rules: rules, nullable: zeroed(v.nullable, len(rules))}
+	lc := leftCorners{index: &v.index, nullable: zeroed(v.nullable, len(rules))}
 	work := grow(v.work, len(rules))
 	for i := range work {
 		work[i] = int32(i)
@@ -479,8 +482,7 @@ func (v *validator) nullableRules(rules []*Rule) []bool {
 // start with, once per rule (lastFrom holds 1 + the last rule that added
 // an edge to each rule).
 type leftCorners struct {
-	index    nameIndex
-	rules    []*Rule // by index: the effective definitions
+	index    *nameIndex
 	nullable []bool
 	from     int32
 	lastFrom []int32
@@ -508,7 +510,7 @@ func (lc *leftCorners) of(e Expr) bool {
 	case *Lit:
 		return e.Text == ""
 	case *Ref:
-		i, _ := lc.index.find(e.Name, lc.rules)
+		i, _ := lc.index.find(e.Name)
 		if lc.lastFrom != nil && lc.lastFrom[i] != lc.from+1 {
 			lc.lastFrom[i] = lc.from + 1
 			lc.corners = append(lc.corners, edge{lc.from, i})
