@@ -41,6 +41,7 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 	}
 	c.readRootDialect()
 	positions := c.schemaPositions()
+	c.schemasLeft = len(positions.at)
 	c.checkDuplicateIDs(positions)
 	root := c.build("", doc.Root, buildContext{root: true})
 	c.resolveRefs()
@@ -79,6 +80,8 @@ type checker struct {
 	index        map[*Value]map[string]*Value // member lookup for large objects on $ref paths
 	tooMany      bool                         // Limits.MaxSubschemas was reached
 	metaOnly     bool                         // the meta pass: report only bad keyword values
+	schemaBlock  []Schema                     // Schemas not yet handed out by newSchema
+	schemasLeft  int                          // positions not yet covered by a block
 }
 
 // pendingRef is a $ref met during the walk.
@@ -178,8 +181,23 @@ func (c *checker) changesBase(v *Value) bool {
 	return id != nil && id.Kind == String && id.Str != "" && !strings.HasPrefix(id.Str, "#")
 }
 
-func newSchema(ptr string, v *Value) *Schema {
-	return &Schema{Pointer: ptr, Node: v, Types: AllTypes, MaxItems: -1, MaxLength: -1}
+// maxSchemaBlock bounds a block of Schemas (see newSchema).
+const maxSchemaBlock = 256
+
+// newSchema returns a Schema that constrains nothing yet. Schemas are
+// handed out from blocks, one allocation for many, sized by schemasLeft:
+// the schema positions of the document not yet built, which bound the
+// schemas a check builds (one per position, plus a few for the meta pass).
+func (c *checker) newSchema(ptr string, v *Value) *Schema {
+	if len(c.schemaBlock) == 0 {
+		n := min(max(c.schemasLeft, 4), maxSchemaBlock)
+		c.schemaBlock = make([]Schema, n)
+		c.schemasLeft -= n
+	}
+	s := &c.schemaBlock[0]
+	c.schemaBlock = c.schemaBlock[1:]
+	*s = Schema{Pointer: ptr, Node: v, Types: AllTypes, MaxItems: -1, MaxLength: -1}
+	return s
 }
 
 // build returns the Schema at ptr, building it (and the subschemas it
@@ -193,9 +211,9 @@ func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
 			c.tooMany = true
 			c.errorAt(CodeTooManySchemas, ptr, v.Offset, "the schema has more than %d subschemas (Limits.MaxSubschemas); split it or raise the limit", c.lim.MaxSubschemas)
 		}
-		return newSchema(ptr, v)
+		return c.newSchema(ptr, v)
 	}
-	s := newSchema(ptr, v)
+	s := c.newSchema(ptr, v)
 	c.schemas[v] = s
 	if !ctx.root && c.changesBase(v) {
 		ctx.embedded = true
@@ -546,6 +564,12 @@ func tighter(inclusive *big.Rat, exclusive *Value, lower bool) *Bound {
 // count reads a non-negative integer keyword value; 1.0 counts as 1, as
 // validators judge. Values beyond int are clamped: no text is that long.
 func count(v *Value) (int, bool) {
+	if v.Kind == Number && len(v.Num) <= 18 && strings.Trim(v.Num, "0123456789") == "" {
+		// Plain digits, too few to pass int64: no big.Rat needed.
+		if n, err := strconv.Atoi(v.Num); err == nil {
+			return n, true
+		}
+	}
 	r, ok := v.Rat()
 	if !ok || !r.IsInt() || r.Sign() < 0 {
 		return 0, false
@@ -1091,7 +1115,9 @@ var rootURL, _ = url.Parse("file:///schema.json")
 // every keyword of the draft that holds schemas (refused ones included), as a
 // validator's meta-schema check does. Values of non-keywords are not visited.
 func (c *checker) schemaPositions() *positions {
-	var out []position
+	// Most schemas have a few dozen positions: start there rather than
+	// grow from one.
+	out := make([]position, 0, 32)
 	// Each item carries its base both parsed and spelled: the spelling
 	// (url.URL.String) changes only at an $id, and making it again for
 	// every position was a third of this walk.
@@ -1100,7 +1126,8 @@ func (c *checker) schemaPositions() *positions {
 		base *url.URL
 	}
 	rootBase, _, _ := strings.Cut(rootURL.String(), "#")
-	stack := []item{{position{v: c.doc.Root, base: rootBase, parent: -1}, rootURL}}
+	stack := make([]item, 1, 16)
+	stack[0] = item{position{v: c.doc.Root, base: rootBase, parent: -1}, rootURL}
 	for len(stack) > 0 && len(out) <= 4*c.lim.MaxSubschemas {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -1195,7 +1222,7 @@ func (c *checker) metaPass(ps *positions) {
 		} else if c.draft <= Draft7 && p.v.Kind == Object && p.v.Get("$ref") != nil {
 			// The walk ignored the siblings of this $ref; validators still
 			// check their values against the meta-schema.
-			c.buildObject(newSchema(ps.pointer(i), p.v), p.v, ctx)
+			c.buildObject(c.newSchema(ps.pointer(i), p.v), p.v, ctx)
 		}
 	}
 	c.metaOnly = false
@@ -1300,6 +1327,11 @@ var (
 func uriReference(s string) bool {
 	if strings.Contains(s, `\`) {
 		return false
+	}
+	if strings.HasPrefix(s, "#") && !strings.Contains(s, "%") {
+		// A bare fragment fails url.Parse only by a bad percent-escape:
+		// the usual "#/$defs/name" is judged without parsing.
+		return true
 	}
 	_, err := url.Parse(s)
 	return err == nil
