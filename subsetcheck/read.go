@@ -65,7 +65,13 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 	s := scanner{doc: doc, data: data, text: string(data), lim: lim, stack: make([]frame, 0, 16)}
 	// Every value but the root follows a '[', a '{' or a ',' (those
 	// inside strings too, so this is an upper bound).
-	s.valuesLeft = 1 + bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{'['}) + bytes.Count(data, []byte{'{'})
+	commas, brackets := bytes.Count(data, []byte{','}), bytes.Count(data, []byte{'['})
+	s.valuesLeft = 1 + commas + brackets + bytes.Count(data, []byte{'{'})
+	// An item follows a '[' or a ','; a member has a ':'.
+	s.itemsLeft = commas + brackets
+	s.membersLeft = bytes.Count(data, []byte{':'})
+	s.items = make([]*Value, 0, min(s.itemsLeft, 64))
+	s.members = make([]Member, 0, min(s.membersLeft, 64))
 	s.scan()
 	if len(s.problems) > 0 {
 		return nil, s.problems.Err()
@@ -155,7 +161,12 @@ type scanner struct {
 	// by valuesLeft, an upper bound on the values still to come.
 	block      []Value
 	valuesLeft int
-	values     int // values seen so far, against Limits.MaxValues
+	// Likewise the closed containers' Items and Members.
+	itemBlock   []*Value
+	itemsLeft   int
+	memberBlock []Member
+	membersLeft int
+	values      int // values seen so far, against Limits.MaxValues
 }
 
 // close pops a container and counts its bytes towards Limits.MaxNestedBytes,
@@ -166,15 +177,13 @@ func (s *scanner) close() {
 	if v := top.val; v != nil {
 		if top.object {
 			if n := len(s.members) - top.first; n > 0 {
-				v.Members = make([]Member, n)
+				v.Members = take(&s.memberBlock, &s.membersLeft, n)
 				copy(v.Members, s.members[top.first:])
-				clear(s.members[top.first:])
 				s.members = s.members[:top.first]
 			}
 		} else if n := len(s.items) - top.first; n > 0 {
-			v.Items = make([]*Value, n)
+			v.Items = take(&s.itemBlock, &s.itemsLeft, n)
 			copy(v.Items, s.items[top.first:])
-			clear(s.items[top.first:])
 			s.items = s.items[:top.first]
 		}
 	}
@@ -316,6 +325,22 @@ func (s *scanner) alloc() *Value {
 	s.block = s.block[1:]
 	v.Offset = s.pos
 	return v
+}
+
+// maxSliceBlock bounds a block of items or members.
+const maxSliceBlock = 256
+
+// take cuts n elements from *block, capped at n so that an append to them
+// cannot reach the next container's; a new block is made when too few are
+// left, sized by *left, an upper bound on the elements still to come.
+func take[T any](block *[]T, left *int, n int) []T {
+	if len(*block) < n {
+		*block = make([]T, max(n, min(*left, maxSliceBlock)))
+	}
+	out := (*block)[:n:n]
+	*block = (*block)[n:]
+	*left -= n
+	return out
 }
 
 // newValue makes the Value starting at the position and hangs it in the
