@@ -1,0 +1,189 @@
+package subsetcheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/url"
+	"regexp"
+	"regexp/syntax"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// encodeValue writes v back as compact JSON, members in document order
+// (strings must need no escape).
+func encodeValue(b *strings.Builder, v *Value) {
+	switch v.Kind {
+	case Null:
+		b.WriteString("null")
+	case Bool:
+		b.WriteString(strconv.FormatBool(v.Bool))
+	case Number:
+		b.WriteString(v.Num)
+	case String:
+		b.WriteString(`"` + v.Str + `"`)
+	case Array:
+		b.WriteByte('[')
+		for i, item := range v.Items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			encodeValue(b, item)
+		}
+		b.WriteByte(']')
+	case Object:
+		b.WriteByte('{')
+		for i, m := range v.Members {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`"` + m.Name + `":`)
+			encodeValue(b, m.Value)
+		}
+		b.WriteByte('}')
+	}
+}
+
+// checkOffsets asserts that every value's offset is where its text starts.
+func checkOffsets(t *testing.T, data []byte, v *Value) {
+	first := map[Kind]string{Null: "n", Bool: "tf", Number: "-0123456789", String: `"`, Array: "[", Object: "{"}[v.Kind]
+	require.Contains(t, first, string(data[v.Offset]), "value at %d", v.Offset)
+	for _, item := range v.Items {
+		checkOffsets(t, data, item)
+	}
+	for _, m := range v.Members {
+		require.Equal(t, byte('"'), data[m.NameOffset])
+		checkOffsets(t, data, m.Value)
+	}
+}
+
+// repeat joins n texts made by f with commas.
+func repeat(n int, f func(i int) string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = f(i)
+	}
+	return strings.Join(parts, ",")
+}
+
+// The reader takes values, items and members from blocks sized by upper
+// bounds counted in the text: trees that cross block ends, and texts whose
+// strings hold many ',' ':' '[' (bounds far too high), read as written.
+func TestReadBlocksKeepTheTree(t *testing.T) {
+	cases := []struct{ name, text string }{
+		{"empty containers", `{"a":[],"b":{},"c":[[],{}],"d":[{}]}`},
+		{"long array", `[` + repeat(1500, strconv.Itoa) + `]`},
+		{"many members", `{` + repeat(700, func(i int) string { return fmt.Sprintf(`"m%d":%d`, i, i) }) + `}`},
+		{"arrays of objects", `[` + repeat(300, func(i int) string { return fmt.Sprintf(`{"a":[%d,true,null],"b":{"c":"x"}}`, i) }) + `]`},
+		{"deep nesting", strings.Repeat(`{"a":[`, 200) + `1` + strings.Repeat(`]}`, 200)},
+		{"bounds too high", `{"s":"` + strings.Repeat(",:[{", 3000) + `","t":[1,2,{"u":3}]}`},
+		{"bounds exact", `[1,2,3]`},
+		{"scalar root", `"x"`},
+		{"big containers after small ones", `[[1],{"a":2},[` + repeat(600, strconv.Itoa) + `],{` + repeat(400, func(i int) string { return fmt.Sprintf(`"k%d":[%d]`, i, i) }) + `}]`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc, err := Read("t", []byte(c.text), Limits{})
+			require.NoError(t, err)
+			var compact bytes.Buffer
+			require.NoError(t, json.Compact(&compact, []byte(c.text)))
+			var b strings.Builder
+			encodeValue(&b, doc.Root)
+			require.Equal(t, compact.String(), b.String())
+			checkOffsets(t, doc.Data, doc.Root)
+		})
+	}
+}
+
+// Items and Members are cut from shared blocks with their capacity capped:
+// appending to one container's slice never writes into another's.
+func TestReadSlicesDoNotShareRoom(t *testing.T) {
+	doc, err := Read("t", []byte(`[[1,2],[3,4],{"a":1},{"b":2}]`), Limits{})
+	require.NoError(t, err)
+	items := doc.Root.Items
+	_ = append(items[0].Items, &Value{Kind: Null})
+	_ = append(items[2].Members, Member{Name: "z"})
+	require.Equal(t, "3", items[1].Items[0].Num)
+	require.Equal(t, "b", items[3].Members[0].Name)
+}
+
+// Duplicate names are found among the members of the object being read,
+// wherever its members sit on the reader's shared stack.
+func TestReadDuplicatesInNestedObjects(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{`{"a":{"x":1,"y":{"x":2},"x":3}}`, "t:1:25: /a/x: member name \"x\" appears twice in one object, first at 1:7"},
+		{`{"a":{"x":1},"b":{"x":2},"a":3}`, "t:1:26: /a: member name \"a\" appears twice"},
+		{`[{"p":1},{"p":2,"q":{"p":3,"p":4}}]`, "t:1:28: /1/q/p: member name \"p\" appears twice"},
+		{`{` + repeat(40, func(i int) string { return fmt.Sprintf(`"m%d":{"m%d":1}`, i, i) }) + `,"m7":0}`, `/m7: member name "m7" appears twice`},
+	}
+	for _, c := range cases {
+		_, err := Read("t", []byte(c.text), Limits{})
+		require.ErrorContains(t, err, c.want, c.text)
+	}
+}
+
+// Line starts are found on the first Position, once, whoever asks first;
+// every offset gets the line and column a count of newlines gives.
+func TestPositionFromManyGoroutines(t *testing.T) {
+	data := []byte("{\n  \"a\": 1,\n\n  \"b\": [\r\n true]\n}\n")
+	doc, err := Read("t", data, Limits{})
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for off := 0; off <= len(data)+1; off++ {
+				at := min(off, len(data))
+				wantLine := 1 + bytes.Count(data[:at], []byte{'\n'})
+				wantCol := at - bytes.LastIndexByte(data[:at], '\n')
+				if line, col := doc.Position(off); line != wantLine || col != wantCol {
+					t.Errorf("Position(%d) = %d:%d, want %d:%d", off, line, col, wantLine, wantCol)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// count reads plain digits without big.Rat; every form gives what the
+// exact reading gives.
+func TestCountFastPathAgreesWithRat(t *testing.T) {
+	for _, num := range []string{"0", "7", "12", "100", "999999999999999999", "1000000000000000000", "9223372036854775807", "9223372036854775808", "123456789012345678901234567890", "1.0", "1.5", "1e2", "1E2", "-0", "-1", "0.0", "2e-1", "25e-1"} {
+		v := &Value{Kind: Number, Num: num}
+		n, ok := count(v)
+		r, _ := new(big.Rat).SetString(num)
+		wantOK := r.IsInt() && r.Sign() >= 0
+		require.Equal(t, wantOK, ok, num)
+		if ok {
+			want := r.Num()
+			if !want.IsInt64() {
+				want = big.NewInt(int64(^uint(0) >> 1))
+			}
+			require.Equal(t, want.Int64(), int64(n), num)
+		}
+	}
+}
+
+// A bare fragment is judged without url.Parse: the judgement must be
+// url.Parse's.
+func TestURIReferenceFragmentsAgreeWithParse(t *testing.T) {
+	for _, s := range []string{"#", "#/$defs/a", "#/definitions/a b", "#a", "#/x%41", "#/x%", "#/x%zz", "#/\x01", "#/é", "##", "#/a?b", "#/$defs/\x7f"} {
+		_, err := url.Parse(s)
+		require.Equal(t, err == nil, uriReference(s), "%q", s)
+	}
+}
+
+// The meta pass checks patterns with syntax.Parse: it fails exactly when
+// regexp.Compile does, with the same message.
+func TestPatternCheckAgreesWithCompile(t *testing.T) {
+	for _, p := range []string{"a+", "(", "[a-", "x{2,1}", `\p{Foo}`, "(?P<n>a)", "a{1001}", "(?i)ok", `\8`, "**"} {
+		_, want := regexp.Compile(p)
+		_, got := syntax.Parse(p, syntax.Perl)
+		require.Equal(t, fmt.Sprint(want), fmt.Sprint(got), p)
+	}
+}
