@@ -35,7 +35,8 @@ func Validate(g *Grammar) error {
 	// Each name's index in first-definition order; it doubles as the set
 	// of defined names. Later stages work on these indices: string-keyed
 	// maps per rule were most of Validate's cost on compiled grammars.
-	index := v.index.reset(len(g.Rules))
+	index := &v.index
+	index.reset(len(g.Rules))
 	effective := v.effective[:0] // by index: the last definition of each name
 	v.nameOK = v.nameOK[:0]      // by index: the name is a GBNF name
 	ruleIndex := grow(v.ruleIndex, len(g.Rules))
@@ -53,7 +54,7 @@ func Validate(g *Grammar) error {
 		effective = append(effective, r)
 		v.nameOK = append(v.nameOK, validName(r.Name))
 	}
-	v.index, v.effective, v.ruleIndex = index, effective, ruleIndex
+	v.effective, v.ruleIndex = effective, ruleIndex
 	// The node checks also list, for each effective rule, the rules it
 	// uses (nullability needs them) and its unbounded repetitions (checked
 	// once nullability is known): one walk is cheaper than three.
@@ -135,9 +136,14 @@ func (v *validator) release() {
 // power-of-two array of rule indices, at most half full. Unlike a map it is
 // reset for each grammar by clearing an array the size of that grammar,
 // however large the grammars before it were.
+//
+// Most references in a compiled grammar name a few helper rules, so before
+// hashing the whole name, lookup tries guess: the last name added whose
+// length and three bytes fall in the same place.
 type nameIndex struct {
 	slots []int32  // 1 + the index of the name that hashes here; 0: empty
 	names []string // by index
+	guess [256]int32
 }
 
 // nameSeed randomizes the hash per process, so that no grammar can be
@@ -145,10 +151,29 @@ type nameIndex struct {
 var nameSeed = maphash.MakeSeed()
 
 // reset empties the index and sizes it for up to n names.
-func (x nameIndex) reset(n int) nameIndex {
-	size := 1 << bits.Len(uint(2*n))
+func (x *nameIndex) reset(n int) {
 	clear(x.names)
-	return nameIndex{slots: zeroed(x.slots, size), names: x.names[:0]}
+	x.names = x.names[:0]
+	x.slots = zeroed(x.slots, 1<<bits.Len(uint(2*n)))
+	clear(x.guess[:])
+}
+
+// guessSlot places a name in guess by its length and three of its bytes.
+func guessSlot(name string) uint32 {
+	n := len(name)
+	if n == 0 {
+		return 0
+	}
+	h := uint32(n)*0x9E3779B1 ^ uint32(name[0])*0x85EBCA77 ^ uint32(name[n/2])*0x27D4EB2F ^ uint32(name[n-1])*0xC2B2AE3D
+	return h >> 24
+}
+
+// lookup returns the index of name, if it is there.
+func (x *nameIndex) lookup(name string) (int32, bool) {
+	if g := x.guess[guessSlot(name)]; g != 0 && x.names[g-1] == name {
+		return g - 1, true
+	}
+	return x.find(name)
 }
 
 // find returns the index of name, or the slot where to add it.
@@ -174,6 +199,7 @@ func (x *nameIndex) add(name string) (int32, bool) {
 	}
 	x.names = append(x.names, name)
 	x.slots[i] = int32(len(x.names))
+	x.guess[guessSlot(name)] = int32(len(x.names))
 	return int32(len(x.names) - 1), false
 }
 
@@ -310,7 +336,7 @@ func (v *validator) expr(e Expr) {
 			return
 		}
 		// A defined name was checked with its rule: look it up first.
-		j, ok := v.index.find(e.Name)
+		j, ok := v.index.lookup(e.Name)
 		switch {
 		case ok && !v.nameOK[j], !ok && !validName(e.Name):
 			v.add(e.Pos, "rule %s: reference %q is not a GBNF name", v.rule, e.Name)
@@ -510,7 +536,7 @@ func (lc *leftCorners) of(e Expr) bool {
 	case *Lit:
 		return e.Text == ""
 	case *Ref:
-		i, _ := lc.index.find(e.Name)
+		i, _ := lc.index.lookup(e.Name)
 		if lc.lastFrom != nil && lc.lastFrom[i] != lc.from+1 {
 			lc.lastFrom[i] = lc.from + 1
 			lc.corners = append(lc.corners, edge{lc.from, i})
