@@ -16,6 +16,7 @@ package compile
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
@@ -84,6 +85,9 @@ var ErrBeyondExponent = fmt.Errorf("not JSON or exponent beyond %d (MaxExponent)
 
 // Compile builds the grammar for a checked schema. Its error, when not nil,
 // is a subsetcheck.ErrorList (for example: the schema admits no value).
+// The grammar's expressions may be shared with other grammars (the fixed
+// helper rules of prelude.go, one-character literals) and within it: read
+// them, never change them; build a new expression to change a rule.
 func Compile(c *subsetcheck.Checked, opts Options) (*gbnf.Grammar, error) {
 	if c == nil || c.Root == nil {
 		return nil, subsetcheck.ErrorList{{Code: subsetcheck.CodeNoValidValue, Message: "no schema to compile"}}
@@ -125,11 +129,22 @@ type compiler struct {
 	// the rune, then any rest" (otherTail): one map probe by rune, not a
 	// key string built per trie node.
 	tailNot map[rune]gbnf.Expr
+	// anyTail and escapeTail are the parts of extra-name tries that are
+	// the same at every node (otherTail): built once per compile.
+	anyTail, escapeTail gbnf.Expr
+	// nameRests are extra-name trie nodes with one name left, by the rest
+	// of that name (nameRest).
+	nameRests map[string]gbnf.Expr
+	slab      nodeSlab // the nodes of extra-name tries
 	// sharedRefs is the one reference node to each shared helper rule, by
 	// its key (see shared).
 	sharedRefs map[string]gbnf.Expr
 	// nextSuffix is, per base name, the last number newName gave it.
 	nextSuffix map[string]int
+	// templates are the prebuilt helper rules of the whitespace mode
+	// (prelude.go); nil while the prelude itself is built.
+	templates map[string]*template
+	recording *useRecorder // only while the prelude is built
 
 	expanding map[*subsetcheck.Schema]bool // schemas being expanded inline
 	expanded  map[*subsetcheck.Schema][]alternative
@@ -142,10 +157,18 @@ type compiler struct {
 }
 
 func newCompiler(c *subsetcheck.Checked, opts Options) *compiler {
+	cp := compilerWithoutPrelude(c, opts)
+	cp.templates = prelude(opts.Whitespace)
+	return cp
+}
+
+// compilerWithoutPrelude builds every helper rule itself: the compiler
+// that builds the prelude.
+func compilerWithoutPrelude(c *subsetcheck.Checked, opts Options) *compiler {
 	cp := &compiler{
 		checked:    c,
 		maxRules:   opts.MaxRules,
-		names:      map[string]bool{},
+		names:      maps.Clone(reservedNames),
 		rules:      map[*subsetcheck.Schema]*gbnf.Rule{},
 		empty:      map[*subsetcheck.Schema]bool{},
 		helper:     map[string]string{},
@@ -173,17 +196,24 @@ func newCompiler(c *subsetcheck.Checked, opts Options) *compiler {
 	} else {
 		cp.ws = &gbnf.Ref{Name: "ws"}
 	}
-	// Helper names are reserved up front so that a schema-derived name can
-	// never take them (a property called "value" or "ws" must work).
-	for _, n := range helperNames {
-		cp.names[n] = true
-	}
 	return cp
 }
 
-// helperNames are the shared rules' names, reserved before any schema name.
+// helperNames are the shared rules' names, reserved before any schema name
+// so that a schema-derived name can never take them (a property called
+// "value" or "ws" must work).
 var helperNames = []string{"root", "ws", "value", "value-object", "value-array", "string", "char",
 	"number", "integer", "hex", "canonical-char", "canonical-tail", "canonical-escape"}
+
+// reservedNames is helperNames as the set every compile starts from (one
+// copy of a map is cheaper than a dozen inserts).
+var reservedNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range helperNames {
+		m[n] = true
+	}
+	return m
+}()
 
 func (cp *compiler) run() (*gbnf.Grammar, error) {
 	root := cp.checked.Root

@@ -45,10 +45,21 @@ func isEpsilon(e gbnf.Expr) bool {
 // without empty sequences, adjacent literals joined.
 func seq(items ...gbnf.Expr) gbnf.Expr {
 	var buf [16]gbnf.Expr // the result is copied out: one allocation for node and items
-	out := buf[:0]
+	out, ok := seqItems(buf[:0], items)
+	if !ok {
+		return nil
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return newSeq(out)
+}
+
+// seqItems appends the items of seq(items...) to out; false if one is nil.
+func seqItems(out, items []gbnf.Expr) ([]gbnf.Expr, bool) {
 	for _, it := range items {
 		if it == nil {
-			return nil
+			return nil, false
 		}
 		if s, ok := it.(*gbnf.Seq); ok {
 			for _, x := range s.Items {
@@ -58,10 +69,7 @@ func seq(items ...gbnf.Expr) gbnf.Expr {
 		}
 		out = appendItem(out, it)
 	}
-	if len(out) == 1 {
-		return out[0]
-	}
-	return newSeq(out)
+	return out, true
 }
 
 // newSeq makes a Seq of a copy of items; up to 16 items share one
@@ -148,7 +156,18 @@ func appendItem(out []gbnf.Expr, x gbnf.Expr) []gbnf.Expr {
 // nil when nothing is left.
 func alt(items ...gbnf.Expr) gbnf.Expr {
 	var buf [16]gbnf.Expr // the result is copied out: one allocation for node and items
-	out := buf[:0]
+	out := altItems(buf[:0], items)
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return newAlt(out)
+}
+
+// altItems appends the items of alt(items...) to out.
+func altItems(out, items []gbnf.Expr) []gbnf.Expr {
 	for _, it := range items {
 		if it == nil {
 			continue
@@ -159,13 +178,7 @@ func alt(items ...gbnf.Expr) gbnf.Expr {
 		}
 		out = append(out, it)
 	}
-	switch len(out) {
-	case 0:
-		return nil
-	case 1:
-		return out[0]
-	}
-	return newAlt(out)
+	return out
 }
 
 // opt is e or nothing.
@@ -305,13 +318,17 @@ func (cp *compiler) addRule(name string, e gbnf.Expr) gbnf.Expr {
 	return ref(name)
 }
 
-// shared returns a reference to the helper rule for key, building it once.
+// shared returns a reference to the helper rule for key, building it once,
+// or taking its body from the prelude (prelude.go).
 //
 // Every use gets the same reference node (a new one per use was over half
 // of all references allocated). Sharing is safe: the only change made to a
 // reference is prune's alias renaming, which gives every reference to a
 // name the same new name and renames a renamed one to itself.
 func (cp *compiler) shared(key string, build func(name string) gbnf.Expr) gbnf.Expr {
+	if cp.recording != nil {
+		cp.recording.asked(key)
+	}
 	if r, ok := cp.sharedRefs[key]; ok {
 		return r
 	}
@@ -329,6 +346,17 @@ func (cp *compiler) shared(key string, build func(name string) gbnf.Expr) gbnf.E
 	cp.sharedRefs[key] = use
 	r := &gbnf.Rule{Name: name}
 	cp.g.Rules = append(cp.g.Rules, r)
+	if t := cp.templates[key]; t != nil {
+		r.Expr = t.body
+		for _, k := range t.uses { // every one has a template
+			cp.shared(k, nil)
+		}
+		return use
+	}
+	if cp.recording != nil {
+		cp.recording.building = append(cp.recording.building, key)
+		defer func() { cp.recording.building = cp.recording.building[:len(cp.recording.building)-1] }()
+	}
 	r.Expr = build(name)
 	return use
 }

@@ -220,19 +220,27 @@ func quoted(s string) string {
 	return b.String()
 }
 
+// canonicalEscapeRule is a reference to the shared rule of every canonical
+// escape.
+func (cp *compiler) canonicalEscapeRule() gbnf.Expr {
+	return cp.shared("canonical-escape", func(string) gbnf.Expr { return escapesExcept(nil) })
+}
+
+// rawOnlyRunes says whether every rune of rs is spelled raw, not escaped.
+func rawOnlyRunes(rs []rune) bool {
+	for _, r := range rs {
+		if _, esc := canonicalEscape(r); esc {
+			return false
+		}
+	}
+	return true
+}
+
 // canonicalChar is one character in its canonical spelling, except the
 // sorted runes in except.
 func (cp *compiler) canonicalChar(except []rune) gbnf.Expr {
-	escaped := false
-	for _, r := range except {
-		if _, esc := canonicalEscape(r); esc {
-			escaped = true
-		}
-	}
-	if !escaped { // the usual case: only the raw class changes
-		return alt(rawChars(except), cp.shared("canonical-escape", func(string) gbnf.Expr {
-			return escapesExcept(nil)
-		}))
+	if rawOnlyRunes(except) { // the usual case: only the raw class changes
+		return alt(rawChars(except), cp.canonicalEscapeRule())
 	}
 	return alt(rawChars(rawOnly(except)), escapesExcept(except))
 }
@@ -313,9 +321,7 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 		return ref(n)
 	}
 	sorted := sortedValidNames(names)
-	tail := cp.shared("canonical-tail", func(string) gbnf.Expr {
-		return seq(&gbnf.Repeat{Expr: cp.canonicalCharRule(), Min: 0, Max: -1}, lit(`"`))
-	})
+	tail := cp.canonicalTail()
 	name := cp.newName("extra-name")
 	cp.helper[key] = name
 	r := &gbnf.Rule{Name: name}
@@ -376,12 +382,40 @@ func (cp *compiler) nameNode(names []string, at int, tail gbnf.Expr) gbnf.Expr {
 			j++
 		}
 		keys = append(keys, r)
-		alts = append(alts, seq(canonicalLit(r), cp.nameNode(names[i:j], at+size, tail)))
+		var child gbnf.Expr
+		if j-i == 1 && len(names) > 1 && len(names[i]) <= maxSharedName {
+			child = cp.nameRest(names[i], at+size, tail)
+		} else {
+			child = cp.nameNode(names[i:j], at+size, tail)
+		}
+		alts = append(alts, cp.slab.seq(canonicalLit(r), child))
 		i = j
 	}
-	alts = append(alts, cp.otherTail(keys, tail))
-	return alt(alts...)
+	alts = cp.appendOtherTail(alts, keys, tail)
+	return cp.slab.alt(alts...)
 }
+
+// nameRest is the trie node of one name past its first at bytes: it depends
+// on the rest of the name alone, so objects that declare the same names
+// share it (the node is a part of several rules; printing writes it out in
+// each). Only the top of such a chain is looked up: one hash per name.
+func (cp *compiler) nameRest(name string, at int, tail gbnf.Expr) gbnf.Expr {
+	rest := name[at:]
+	if e, ok := cp.nameRests[rest]; ok {
+		return e
+	}
+	e := cp.nameNode([]string{name}, at, tail)
+	if cp.nameRests == nil {
+		cp.nameRests = map[string]gbnf.Expr{}
+	}
+	cp.nameRests[rest] = e
+	return e
+}
+
+// maxSharedName is the longest name whose trie nodes nameRest shares: a
+// name adds two levels of nesting per byte, and outline must never reach
+// into a shared node (it would move a part out of every rule holding it).
+const maxSharedName = maxNesting/2 - 4
 
 // canonicalLit is the literal of r's canonical spelling.
 func canonicalLit(r rune) gbnf.Expr {
@@ -390,6 +424,14 @@ func canonicalLit(r rune) gbnf.Expr {
 	}
 	e, _ := canonicalEscape(r)
 	return lit(e)
+}
+
+// canonicalTail is a reference to the shared rule of any canonical rest of
+// a string, closing quote included.
+func (cp *compiler) canonicalTail() gbnf.Expr {
+	return cp.shared("canonical-tail", func(string) gbnf.Expr {
+		return seq(&gbnf.Repeat{Expr: cp.canonicalCharRule(), Min: 0, Max: -1}, lit(`"`))
+	})
 }
 
 // canonicalCharRule is a reference to the shared rule of one canonical
@@ -406,16 +448,33 @@ func (cp *compiler) canonicalCharRule() gbnf.Expr {
 // the rest | escape, then the rest) rather than grouped: a group is one more
 // rule for llama.cpp to parse, and keeps as many stacks.
 func (cp *compiler) otherTail(except []rune, tail gbnf.Expr) gbnf.Expr {
+	var buf [2]gbnf.Expr
+	return alt(cp.appendOtherTail(buf[:0], except, tail)...)
+}
+
+// appendOtherTail appends the alternatives of otherTail to alts. tail is
+// always the canonical-tail reference, so the parts that do not depend on
+// except are built once per compile.
+func (cp *compiler) appendOtherTail(alts []gbnf.Expr, except []rune, tail gbnf.Expr) []gbnf.Expr {
 	switch len(except) {
-	case 0:
-		return seq(cp.canonicalCharRule(), tail)
+	case 0: // the end of a declared name: at least one more character
+		if cp.anyTail == nil {
+			cp.anyTail = seq(cp.canonicalCharRule(), tail)
+		}
+		return append(alts, cp.anyTail)
 	case 1:
 	default:
-		return thenTail(cp.canonicalChar(except), tail)
+		if rawOnlyRunes(except) { // the usual case: only the raw class changes
+			if cp.escapeTail == nil {
+				cp.escapeTail = seq(cp.canonicalEscapeRule(), tail)
+			}
+			return append(alts, cp.slab.seq(rawChars(except), tail), cp.escapeTail)
+		}
+		return append(alts, thenTail(cp.canonicalChar(except), tail))
 	}
 	r := except[0]
 	if e, ok := cp.tailNot[r]; ok {
-		return e
+		return append(alts, e)
 	}
 	suffix := string(r)
 	if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
@@ -428,7 +487,7 @@ func (cp *compiler) otherTail(except []rune, tail gbnf.Expr) gbnf.Expr {
 	// alias renaming, and this rule's body is never a bare reference, so
 	// it is never an alias.
 	cp.tailNot[r] = e
-	return e
+	return append(alts, e)
 }
 
 // thenTail is (x) tail written without the group: x's alternatives each

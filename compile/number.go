@@ -167,7 +167,7 @@ func (cp *compiler) fraction(t tail) gbnf.Expr {
 	if t.empty {
 		e = epsilon()
 	}
-	return altOpt(seq(lit("."), t.nonEmpty), e)
+	return cp.altOpt(seq(lit("."), t.nonEmpty), e)
 }
 
 func digitAt(s string, i int) rune {

@@ -257,17 +257,19 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 				after = cp.addRule(cp.newName(base+"-rest"+strconv.Itoa(i+1)), after)
 			}
 		}
-		mem := seq(lit(quotedName(m.name)), ws, lit(":"), ws, m.value, ws)
-		withComma := seq(lit(","), ws, mem, after)
+		// The nodes come from the slab (slab.go): members are the most
+		// nodes a compile makes after extra-name tries.
+		mem := cp.slab.seq(lit(quotedName(m.name)), ws, lit(":"), ws, m.value, ws)
+		withComma := cp.slab.seq(lit(","), ws, mem, after)
 		if m.required {
-			first = seq(mem, after)
+			first = cp.slab.seq(mem, after)
 			after = withComma
 		} else {
-			first = altOpt(seq(mem, after), first)
-			after = altOpt(withComma, after)
+			first = cp.altOpt(cp.slab.seq(mem, after), first)
+			after = cp.altOpt(withComma, after)
 		}
 	}
-	return seq(lit("{"), ws, first, lit("}"))
+	return cp.slab.seq(lit("{"), ws, first, lit("}"))
 }
 
 // maxScannedRequired is the longest "required" list objectExpr searches
@@ -286,11 +288,11 @@ func quotedName(name string) string {
 }
 
 // altOpt is x | y where y may be the empty string (then x?).
-func altOpt(x, y gbnf.Expr) gbnf.Expr {
+func (cp *compiler) altOpt(x, y gbnf.Expr) gbnf.Expr {
 	if isEpsilon(y) {
 		return opt(x)
 	}
-	return alt(x, y)
+	return cp.slab.alt(x, y)
 }
 
 // arrayExpr: positional items, then Items for the rest, with the item count

@@ -1,0 +1,96 @@
+package compile
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// The prelude: helper rules whose bodies never depend on the schema (any
+// value, strings, numbers, canonical characters, "any character but X, then
+// the rest" for ASCII X). Building them was about a third of compiling a
+// small object (a 2-property object with extras allowed: 353 allocations,
+// most of them these rules). They are built once per whitespace mode, and
+// every compile hands out the same bodies (shared): a grammar's expressions
+// are read-only, the same contract as the shared one-character literals.
+// TestPreludeUnchanged checks that nothing writes to them.
+
+// template is a prebuilt helper rule body and the helper rules it refers to,
+// in the order a fresh build would have added them.
+type template struct {
+	body gbnf.Expr
+	uses []string // helper keys
+}
+
+var preludes [2]struct {
+	once      sync.Once
+	templates map[string]*template
+}
+
+// prelude returns the helper templates for a whitespace mode.
+func prelude(ws Whitespace) map[string]*template {
+	i := 0
+	if ws == Compact {
+		i = 1
+	}
+	p := &preludes[i]
+	p.once.Do(func() { p.templates = buildPrelude(ws) })
+	return p.templates
+}
+
+// buildPrelude builds every helper rule of the prelude with a compiler that
+// has no templates, noting which helper rules each build asks for, in order:
+// a compile that takes a template asks for the same ones after it, so its
+// rules come out in the order a build would give them.
+func buildPrelude(ws Whitespace) map[string]*template {
+	cp := compilerWithoutPrelude(&subsetcheck.Checked{}, Options{Whitespace: ws})
+	cp.recording = &useRecorder{uses: map[string][]string{}}
+	cp.anyValue()
+	cp.integerAny()
+	tail := cp.canonicalTail()
+	for r := rune(0); r < 0x80; r++ {
+		cp.otherTail([]rune{r}, tail)
+	}
+	keyOf := make(map[string]string, len(cp.helper))
+	for key, name := range cp.helper {
+		keyOf[name] = key
+	}
+	out := make(map[string]*template, len(cp.g.Rules))
+	for _, r := range cp.g.Rules {
+		key := keyOf[r.Name]
+		t := &template{body: r.Expr, uses: cp.recording.uses[key]}
+		// A rule the build was handed rather than asked for (the tail of
+		// canonical-tail-not-X) is asked for last.
+		walkRefs(r.Expr, func(name string) {
+			used, ok := keyOf[name]
+			if !ok {
+				panic("compile: prelude rule " + r.Name + " refers to " + name + ", not a helper")
+			}
+			if !slices.Contains(t.uses, used) {
+				t.uses = append(t.uses, used)
+			}
+		})
+		out[key] = t
+	}
+	return out
+}
+
+// useRecorder notes, while the prelude is built, which helper rules the
+// build of each one asks for.
+type useRecorder struct {
+	building []string            // the keys being built, innermost last
+	uses     map[string][]string // by key, in order of first request
+}
+
+// asked notes that the rule being built asks for key.
+func (u *useRecorder) asked(key string) {
+	if len(u.building) == 0 {
+		return
+	}
+	b := u.building[len(u.building)-1]
+	if !slices.Contains(u.uses[b], key) {
+		u.uses[b] = append(u.uses[b], key)
+	}
+}

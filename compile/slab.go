@@ -1,0 +1,71 @@
+package compile
+
+import (
+	"slices"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+)
+
+// nodeSlab hands out Seq and Alt nodes and their item lists from blocks.
+// The extra-name tries (nameNode) were 58% of a compile's allocations on
+// the corpus: many small nodes, all built at once and living exactly as long
+// as the grammar, so one allocation per block serves them as well as one per
+// node. Its seq and alt build what the functions seq and alt build.
+type nodeSlab struct {
+	seqs  []gbnf.Seq
+	alts  []gbnf.Alt
+	items []gbnf.Expr
+}
+
+// Block sizes: small enough that a schema with one short object wastes
+// little, large enough that a big trie takes few allocations.
+const (
+	slabNodes = 32
+	slabItems = 128
+)
+
+// list copies items into the current block of items.
+func (s *nodeSlab) list(items []gbnf.Expr) []gbnf.Expr {
+	n := len(items)
+	if n > slabItems/4 {
+		return slices.Clone(items)
+	}
+	if cap(s.items)-len(s.items) < n {
+		s.items = make([]gbnf.Expr, 0, slabItems)
+	}
+	start := len(s.items)
+	s.items = append(s.items, items...)
+	return s.items[start:len(s.items):len(s.items)] // an append to it never reaches a neighbour
+}
+
+func (s *nodeSlab) seq(items ...gbnf.Expr) gbnf.Expr {
+	var buf [16]gbnf.Expr
+	out, ok := seqItems(buf[:0], items)
+	if !ok {
+		return nil
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	if len(s.seqs) == cap(s.seqs) {
+		s.seqs = make([]gbnf.Seq, 0, slabNodes)
+	}
+	s.seqs = append(s.seqs, gbnf.Seq{Items: s.list(out)})
+	return &s.seqs[len(s.seqs)-1]
+}
+
+func (s *nodeSlab) alt(items ...gbnf.Expr) gbnf.Expr {
+	var buf [16]gbnf.Expr
+	out := altItems(buf[:0], items)
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	if len(s.alts) == cap(s.alts) {
+		s.alts = make([]gbnf.Alt, 0, slabNodes)
+	}
+	s.alts = append(s.alts, gbnf.Alt{Alts: s.list(out)})
+	return &s.alts[len(s.alts)-1]
+}
