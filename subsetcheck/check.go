@@ -28,7 +28,6 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 		assertFormat: opts.AssertFormat,
 		draft:        opts.DefaultDraft,
 		lim:          opts.Limits.withDefaults(),
-		schemas:      map[*Value]*Schema{},
 	}
 	if c.profile == "" {
 		c.profile = Exact
@@ -41,12 +40,15 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 	}
 	c.readRootDialect()
 	positions := c.schemaPositions()
-	c.schemasLeft = len(positions.at)
-	c.checkDuplicateIDs(positions)
+	// Each subschema built stands at a position, and so does each
+	// property and each schema of a list: their number bounds all three.
+	c.schemas = map[*Value]*Schema{}
+	c.schemasLeft, c.propertiesLeft, c.listsLeft = len(positions.at), len(positions.at), len(positions.at)
+	c.checkDuplicateIDs(&positions)
 	root := c.build("", doc.Root, buildContext{root: true})
 	c.resolveRefs()
 	c.findRefCycles()
-	c.metaPass(positions)
+	c.metaPass(&positions)
 	if len(c.errs) > 0 {
 		return nil, c.errs.Err()
 	}
@@ -82,6 +84,11 @@ type checker struct {
 	metaOnly     bool                         // the meta pass: report only bad keyword values
 	schemaBlock  []Schema                     // Schemas not yet handed out by newSchema
 	schemasLeft  int                          // positions not yet covered by a block
+	// Schema.Properties, AnyOf and PrefixItems are cut from blocks too.
+	propertyBlock  []Property
+	propertiesLeft int
+	listBlock      []*Schema
+	listsLeft      int
 }
 
 // pendingRef is a $ref met during the walk.
@@ -371,12 +378,15 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 				bad("must be an object whose members are schemas")
 				continue
 			}
+			if len(val.Members) == 0 {
+				continue
+			}
+			name := func(j int) string { return escapePointerToken(val.Members[j].Name) }
+			ptrs := spellPointers(ptr, m.Name, len(val.Members), name)
+			s.Properties = take(&c.propertyBlock, &c.propertiesLeft, len(val.Members))
 			for j := range val.Members {
 				pm := &val.Members[j]
-				if s.Properties == nil {
-					s.Properties = make([]Property, 0, len(val.Members))
-				}
-				s.Properties = append(s.Properties, Property{Name: pm.Name, Schema: c.build(join(kp(), pm.Name), pm.Value, ctx.child())})
+				s.Properties[j] = Property{Name: pm.Name, Schema: c.build(ptrs.next(len(name(j))), pm.Value, ctx.child())}
 			}
 		case "required":
 			if val.Kind != Array {
@@ -527,11 +537,58 @@ func (c *checker) schemaList(kp string, val *Value, ctx buildContext, bad func(s
 		bad("must be an array of schemas")
 		return nil
 	}
-	list := make([]*Schema, 0, len(val.Items))
+	if len(val.Items) == 0 {
+		return []*Schema{}
+	}
+	ptrs := spellPointers(kp, "", len(val.Items), strconv.Itoa)
+	list := take(&c.listBlock, &c.listsLeft, len(val.Items))
 	for j, item := range val.Items {
-		list = append(list, c.build(join(kp, strconv.Itoa(j)), item, ctx.child()))
+		list[j] = c.build(ptrs.next(len(strconv.Itoa(j))), item, ctx.child())
 	}
 	return list
+}
+
+// pointerSpeller hands out pointers that spellPointers wrote into one
+// string.
+type pointerSpeller struct {
+	all    string
+	at     int
+	prefix int // length of the part before each token
+}
+
+// spellPointers writes ptr/keyword/token(i) (ptr/token(i) when keyword is
+// "") for i < n into one string, so that the n subschemas of a keyword get
+// their pointers from one allocation rather than n; next hands them out in
+// order. token must return escaped tokens, the same each time.
+func spellPointers(ptr, keyword string, n int, token func(int) string) pointerSpeller {
+	prefix := len(ptr) + 1
+	if keyword != "" {
+		prefix += len(keyword) + 1
+	}
+	total := 0
+	for i := range n {
+		total += prefix + len(token(i))
+	}
+	var b strings.Builder
+	b.Grow(total)
+	for i := range n {
+		b.WriteString(ptr)
+		b.WriteByte('/')
+		if keyword != "" {
+			b.WriteString(keyword)
+			b.WriteByte('/')
+		}
+		b.WriteString(token(i))
+	}
+	return pointerSpeller{all: b.String(), prefix: prefix}
+}
+
+// next returns the next pointer, whose last token is n bytes long.
+func (p *pointerSpeller) next(n int) string {
+	end := p.at + p.prefix + n
+	s := p.all[p.at:end]
+	p.at = end
+	return s
 }
 
 // tighter combines an inclusive bound and an exclusive one (a number, or
@@ -1114,7 +1171,7 @@ var rootURL, _ = url.Parse("file:///schema.json")
 // schemaPositions lists every schema position of the document, following
 // every keyword of the draft that holds schemas (refused ones included), as a
 // validator's meta-schema check does. Values of non-keywords are not visited.
-func (c *checker) schemaPositions() *positions {
+func (c *checker) schemaPositions() positions {
 	// Most schemas have a few dozen positions: start there rather than
 	// grow from one.
 	out := make([]position, 0, 32)
@@ -1180,7 +1237,7 @@ func (c *checker) schemaPositions() *positions {
 			}
 		}
 	}
-	return &positions{at: out}
+	return positions{at: out}
 }
 
 // checkDuplicateIDs refuses two subschemas with the same base URI, which
