@@ -2,6 +2,8 @@ package gbnf
 
 import (
 	"os"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -45,6 +47,38 @@ func TestPrintMedianGrammar(t *testing.T) {
 	if err := Validate(g); err != nil {
 		t.Error(err)
 	}
+}
+
+// TestPrintConcurrent: the printer's pooled buffers are never shared
+// between prints running at the same time, nor leak into a later print
+// (run with -race).
+func TestPrintConcurrent(t *testing.T) {
+	median, _ := medianGrammar(t)
+	grammars := []*Grammar{median, nil}
+	for _, c := range printCases {
+		grammars = append(grammars, &Grammar{Rules: []*Rule{{Name: "root", Expr: c.expr}}})
+	}
+	want := make([]string, len(grammars))
+	for i, g := range grammars {
+		want[i] = g.String()
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for round := range 20 {
+				for k := range grammars {
+					i := (k*5 + w + round) % len(grammars)
+					var b strings.Builder
+					err := Print(&b, grammars[i])
+					if got := grammars[i].StringAfter("# h"); got != "# h\n"+want[i] || err == nil && b.String() != want[i] {
+						t.Errorf("grammar %d printed differently alongside others", i)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func BenchmarkPrintMedian(b *testing.B) {
