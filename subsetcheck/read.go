@@ -128,15 +128,16 @@ func (d *Document) problem(code Code, pointer string, offset int, format string,
 // frame is one open object or array during scanning, kept to name the
 // JSON Pointer of a syntax error.
 type frame struct {
-	object   bool
-	start    int            // offset of the opening bracket
-	index    int            // arrays: index of the current item
-	keyStart int            // objects: offset of the current member name's quote, -1 before the first
-	keyEnd   int            // objects: offset just past the closing quote
-	key      string         // decoded lazily, only to report a problem
-	val      *Value         // the value being built; nil inside a duplicate member, which is left out
-	first    int            // index of its first item or member in the scanner's items or members
-	names    map[string]int // objects past linearMembers: member name -> offset of the name
+	object     bool
+	start      int            // offset of the opening bracket
+	index      int            // arrays: index of the current item
+	keyStart   int            // objects: offset of the current member name's quote, -1 before the first
+	keyEnd     int            // objects: offset just past the closing quote
+	keyEscaped bool           // the member name holds an escape: decode it
+	key        string         // decoded lazily, only to report a problem
+	val        *Value         // the value being built; nil inside a duplicate member, which is left out
+	first      int            // index of its first item or member in the scanner's items or members
+	names      map[string]int // objects past linearMembers: member name -> offset of the name
 }
 
 // scanner validates a JSON text without recursion and builds its Value tree.
@@ -237,14 +238,12 @@ func (s *scanner) describe(offset int) string {
 }
 
 func (s *scanner) skipSpace() {
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
-			return
-		}
+	// A local index: the field would be loaded and stored at every byte.
+	i, d := s.pos, s.data
+	for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
+		i++
 	}
+	s.pos = i
 }
 
 func (s *scanner) scan() {
@@ -362,7 +361,10 @@ func (s *scanner) newValue() *Value {
 		s.items = append(s.items, v)
 		return v
 	}
-	name := decodeString(s.text[top.keyStart:top.keyEnd])
+	name := s.text[top.keyStart+1 : top.keyEnd-1]
+	if top.keyEscaped {
+		name = decodeString(s.text[top.keyStart:top.keyEnd])
+	}
 	if first, dup := s.memberOffset(top, name); dup {
 		fl, fc := s.doc.Position(first)
 		s.duplicates = append(s.duplicates, s.doc.problem(CodeDuplicateKey, s.pointer(), top.keyStart,
@@ -408,7 +410,7 @@ func (s *scanner) memberName(f *frame) {
 		s.fail(s.pos, "expected a member name in double quotes, found %s", s.describe(s.pos))
 	}
 	start := s.pos
-	s.str()
+	f.keyEscaped = s.str()
 	f.keyStart, f.keyEnd = start, s.pos
 	s.skipSpace()
 	if s.pos >= len(s.data) || s.data[s.pos] != ':' {
@@ -461,9 +463,12 @@ func (s *scanner) value() {
 			}
 			continue
 		case '"':
-			s.str()
+			escaped := s.str()
 			if v != nil {
-				v.Kind, v.Str = String, decodeString(s.text[start:s.pos])
+				v.Kind, v.Str = String, s.text[start+1:s.pos-1]
+				if escaped {
+					v.Str = decodeString(s.text[start:s.pos])
+				}
 			}
 		case 't':
 			s.literal("true")
@@ -554,39 +559,56 @@ func (s *scanner) number() {
 	}
 }
 
+// plainStringByte marks the bytes that a string may hold as they are:
+// printable ASCII other than '"' and '\'.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str checks one string: escapes, control characters, UTF-8 and
 // surrogate pairs. Encoding problems are reported and the scan goes on.
-func (s *scanner) str() {
+// It returns whether the string holds an escape (else its text between
+// the quotes is its value).
+func (s *scanner) str() (escaped bool) {
 	start := s.pos
 	d := s.data
-	s.pos++
+	i := s.pos + 1
 	reportedUTF8 := false
 	for {
-		if s.pos >= len(d) {
+		// Runs of plain bytes, the bulk of every string, with a local
+		// index and one table look-up per byte.
+		for i < len(d) && plainStringByte[d[i]] {
+			i++
+		}
+		s.pos = i
+		if i >= len(d) {
 			s.fail(start, "a string is not closed; end it with '\"'")
 		}
-		c := d[s.pos]
+		c := d[i]
 		switch {
 		case c == '"':
 			s.pos++
-			return
+			return escaped
 		case c < 0x20:
-			s.fail(s.pos, "a raw control character (byte 0x%02x) inside a string; write it as an escape such as \\n or \\u%04x", c, c)
+			s.fail(i, "a raw control character (byte 0x%02x) inside a string; write it as an escape such as \\n or \\u%04x", c, c)
 		case c == '\\':
+			escaped = true
 			s.escape()
-		case c < utf8.RuneSelf:
-			s.pos++
+			i = s.pos
 		default:
-			r, size := utf8.DecodeRune(d[s.pos:])
+			r, size := utf8.DecodeRune(d[i:])
 			if r == utf8.RuneError && size <= 1 {
 				if !reportedUTF8 {
-					s.add(CodeInvalidUTF8, s.pos, "byte 0x%02x is not valid UTF-8; JSON text must be UTF-8 (write the character as \\u escapes or re-encode the file)", c)
+					s.add(CodeInvalidUTF8, i, "byte 0x%02x is not valid UTF-8; JSON text must be UTF-8 (write the character as \\u escapes or re-encode the file)", c)
 					reportedUTF8 = true
 				}
-				s.pos++
+				i++
 				continue
 			}
-			s.pos += size
+			i += size
 		}
 	}
 }
