@@ -89,9 +89,9 @@ func Validate(g *Grammar) error {
 	return v.errs
 }
 
-// validator is Validate's working state. Its slices and map are kept in a
-// pool between calls: allocating them afresh was most of Validate's
-// allocations, and the garbage collector's work grows with those.
+// validator is Validate's working state. Its arrays are kept in a pool
+// between calls: allocating them afresh was all of Validate's allocations
+// on a valid grammar, and the garbage collector's work grows with those.
 type validator struct {
 	errs     ErrorList
 	index    nameIndex   // each defined name's rule index
@@ -116,13 +116,14 @@ type validator struct {
 
 var validators = sync.Pool{New: func() any { return new(validator) }}
 
-// maxPooledRules is the most rules a validator may have indexed and still
-// go back to the pool: a huge grammar's arrays go to the garbage collector.
+// maxPooledRules is the most rules a validated grammar may have for its
+// validator to go back to the pool: a huge grammar's arrays go to the
+// garbage collector instead of staying with the pool.
 const maxPooledRules = 1 << 12
 
 // release returns v to the pool, holding no grammar's nodes.
 func (v *validator) release() {
-	if len(v.effective) > maxPooledRules {
+	if len(v.ruleIndex) > maxPooledRules { // ruleIndex has one entry per rule
 		return
 	}
 	clear(v.effective)
