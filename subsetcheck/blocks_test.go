@@ -187,3 +187,17 @@ func TestPatternCheckAgreesWithCompile(t *testing.T) {
 		require.Equal(t, fmt.Sprint(want), fmt.Sprint(got), p)
 	}
 }
+
+// findKeyword finds every row by its name, and nothing else, whatever its
+// hash bucket holds.
+func TestFindKeyword(t *testing.T) {
+	most := 0
+	for i := range Keywords {
+		require.Same(t, &Keywords[i], findKeyword(Keywords[i].Name))
+		most = max(most, len(keywordTable[keywordHash(Keywords[i].Name)]))
+	}
+	require.LessOrEqual(t, most, 3, "buckets should stay short")
+	for _, name := range []string{"", "x", "$", "Type", "types", "propertie", "properties ", "$ref2", "additionalproperties", "é", "\x00"} {
+		require.Nil(t, findKeyword(name), "%q", name)
+	}
+}

@@ -188,18 +188,39 @@ var Keywords = []Keyword{
 	{"unevaluatedProperties", from2019, ShapeSchema, Refused, Refused, "use additionalProperties"},
 }
 
-var keywordIndex = func() map[string]*Keyword {
-	m := make(map[string]*Keyword, len(Keywords))
+// keywordTable holds the rows by keywordHash of their names. Every member
+// of every schema is looked up, twice: a hash of the length and two bytes
+// costs less than hashing the whole name for a map, and most buckets hold
+// one row.
+var keywordTable = func() (t [256][]*Keyword) {
 	for i := range Keywords {
-		m[Keywords[i].Name] = &Keywords[i]
+		h := keywordHash(Keywords[i].Name)
+		t[h] = append(t[h], &Keywords[i])
 	}
-	return m
+	return t
 }()
+
+func keywordHash(name string) uint8 {
+	return uint8(len(name)*37 + int(name[0])*7 + int(name[len(name)-1]))
+}
+
+// findKeyword returns the row of the named keyword, in any draft, or nil.
+func findKeyword(name string) *Keyword {
+	if name == "" {
+		return nil
+	}
+	for _, k := range keywordTable[keywordHash(name)] {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
+}
 
 // LookupKeyword returns the row of the named keyword if it is a keyword of
 // draft d, and nil otherwise (then it constrains nothing: warning W301).
 func LookupKeyword(name string, d Draft) *Keyword {
-	k := keywordIndex[name]
+	k := findKeyword(name)
 	if k == nil || !k.Drafts.Has(d) {
 		return nil
 	}
