@@ -128,16 +128,15 @@ func (d *Document) problem(code Code, pointer string, offset int, format string,
 // frame is one open object or array during scanning, kept to name the
 // JSON Pointer of a syntax error.
 type frame struct {
-	object     bool
+	val        *Value         // the value being built; nil inside a duplicate member, which is left out
+	names      map[string]int // objects past linearMembers: member name -> offset of the name
 	start      int            // offset of the opening bracket
 	index      int            // arrays: index of the current item
 	keyStart   int            // objects: offset of the current member name's quote, -1 before the first
 	keyEnd     int            // objects: offset just past the closing quote
-	keyEscaped bool           // the member name holds an escape: decode it
-	key        string         // decoded lazily, only to report a problem
-	val        *Value         // the value being built; nil inside a duplicate member, which is left out
 	first      int            // index of its first item or member in the scanner's items or members
-	names      map[string]int // objects past linearMembers: member name -> offset of the name
+	object     bool
+	keyEscaped bool // the member name holds an escape: decode it
 }
 
 // scanner validates a JSON text without recursion and builds its Value tree.
