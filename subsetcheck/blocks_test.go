@@ -201,3 +201,31 @@ func TestFindKeyword(t *testing.T) {
 		require.Nil(t, findKeyword(name), "%q", name)
 	}
 }
+
+// The checker's memo finds values Read numbered by id and others through a
+// map: a document built by hand, or values made by hand inside a read one,
+// check as the same text read.
+func TestCheckDocumentBuiltByHand(t *testing.T) {
+	text := `{"$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"},"v":{"enum":[1,2]}}}},"anyOf":[{"$ref":"#/$defs/n"},{"type":"string","format":"date"}],"x-note":1}`
+	read, err := Read("t", []byte(text), Limits{})
+	require.NoError(t, err)
+	want, err := Check(read, Options{})
+	require.NoError(t, err)
+	hand := &Document{Name: read.Name, Data: read.Data, Root: read.Root}
+	got, err := Check(hand, Options{})
+	require.NoError(t, err)
+	require.Equal(t, want.Warnings.Error(), got.Warnings.Error())
+	require.Equal(t, len(want.Root.AnyOf), len(got.Root.AnyOf))
+	require.Equal(t, want.Root.AnyOf[0].Ref.Pointer, got.Root.AnyOf[0].Ref.Pointer)
+	require.Same(t, got.Root.AnyOf[0].Ref, got.Root.AnyOf[0].Ref.Properties[0].Schema.Ref, "one Schema per subschema")
+
+	// A subschema made by hand (id 0) inside a read document.
+	defs := read.Root.Get("$defs")
+	defs.Members = append(defs.Members, Member{Name: "m", Value: &Value{Kind: Object, Members: []Member{{Name: "type", Value: &Value{Kind: String, Str: "integer"}}}}})
+	read.Root.Members[1].Value.Items = append(read.Root.Members[1].Value.Items, &Value{Kind: Object, Members: []Member{{Name: "$ref", Value: &Value{Kind: String, Str: "#/$defs/m"}}}})
+	mixed, err := Check(read, Options{})
+	require.NoError(t, err)
+	require.Len(t, mixed.Root.AnyOf, 3)
+	require.Equal(t, "/$defs/m", mixed.Root.AnyOf[2].Ref.Pointer)
+	require.Equal(t, TInteger, mixed.Root.AnyOf[2].Ref.Types)
+}

@@ -42,7 +42,9 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 	positions := c.schemaPositions()
 	// Each subschema built stands at a position, and so does each
 	// property and each schema of a list: their number bounds all three.
-	c.schemas = map[*Value]*Schema{}
+	if doc.values > 0 {
+		c.built = make([]*Schema, doc.values+1)
+	}
 	c.schemasLeft, c.propertiesLeft, c.listsLeft = len(positions.at), len(positions.at), len(positions.at)
 	c.checkDuplicateIDs(&positions)
 	root := c.build("", doc.Root, buildContext{root: true})
@@ -75,15 +77,21 @@ type checker struct {
 	lim          Limits
 	errs         ErrorList
 	warns        ErrorList
-	schemas      map[*Value]*Schema           // memo: each subschema is built once (a value has one pointer)
-	pending      []pendingRef                 // $refs to resolve once the walk is done
-	rootBase     string                       // the root's $id without fragment: refs to it are local
-	resolved     map[string]*Schema           // $ref strings already resolved (nil target: refused)
-	index        map[*Value]map[string]*Value // member lookup for large objects on $ref paths
-	tooMany      bool                         // Limits.MaxSubschemas was reached
-	metaOnly     bool                         // the meta pass: report only bad keyword values
-	schemaBlock  []Schema                     // Schemas not yet handed out by newSchema
-	schemasLeft  int                          // positions not yet covered by a block
+	// The memo: each subschema is built once (a value has one pointer).
+	// Values Read numbered are found by id in built, a slice: a map
+	// insert per subschema was a tenth of the check. Values made by hand
+	// go to the map.
+	built       []*Schema
+	schemas     map[*Value]*Schema
+	nBuilt      int                          // schemas in built and schemas, against Limits.MaxSubschemas
+	pending     []pendingRef                 // $refs to resolve once the walk is done
+	rootBase    string                       // the root's $id without fragment: refs to it are local
+	resolved    map[string]*Schema           // $ref strings already resolved (nil target: refused)
+	index       map[*Value]map[string]*Value // member lookup for large objects on $ref paths
+	tooMany     bool                         // Limits.MaxSubschemas was reached
+	metaOnly    bool                         // the meta pass: report only bad keyword values
+	schemaBlock []Schema                     // Schemas not yet handed out by newSchema
+	schemasLeft int                          // positions not yet covered by a block
 	// Schema.Properties, AnyOf and PrefixItems are cut from blocks too.
 	propertyBlock  []Property
 	propertiesLeft int
@@ -212,10 +220,10 @@ func (c *checker) newSchema(ptr string, v *Value) *Schema {
 // build returns the Schema at ptr, building it (and the subschemas it
 // reaches through enforced keywords) the first time.
 func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
-	if s, ok := c.schemas[v]; ok {
+	if s := c.builtAt(v); s != nil {
 		return s
 	}
-	if len(c.schemas) >= c.lim.MaxSubschemas {
+	if c.nBuilt >= c.lim.MaxSubschemas {
 		if !c.tooMany {
 			c.tooMany = true
 			c.errorAt(CodeTooManySchemas, ptr, v.Offset, "the schema has more than %d subschemas (Limits.MaxSubschemas); split it or raise the limit", c.lim.MaxSubschemas)
@@ -223,7 +231,7 @@ func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
 		return c.newSchema(ptr, v)
 	}
 	s := c.newSchema(ptr, v)
-	c.schemas[v] = s
+	c.remember(v, s)
 	if !ctx.root && c.changesBase(v) {
 		ctx.embedded = true
 	}
@@ -248,6 +256,27 @@ func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
 		c.errorAt(CodeNotASchema, ptr, v.Offset, "a schema must be an object or a boolean, not %s", kindName(v.Kind))
 	}
 	return s
+}
+
+// builtAt returns the Schema built for v, or nil.
+func (c *checker) builtAt(v *Value) *Schema {
+	if id := int(v.id); id != 0 && id < len(c.built) {
+		return c.built[id]
+	}
+	return c.schemas[v]
+}
+
+// remember records the Schema built for v.
+func (c *checker) remember(v *Value, s *Schema) {
+	c.nBuilt++
+	if id := int(v.id); id != 0 && id < len(c.built) {
+		c.built[id] = s
+		return
+	}
+	if c.schemas == nil {
+		c.schemas = map[*Value]*Schema{}
+	}
+	c.schemas[v] = s
 }
 
 func kindName(k Kind) string {
@@ -1040,6 +1069,11 @@ func (c *checker) findRefCycles() {
 	// with no $ref and no anyOf starts no cycle: only the others are
 	// visited from, and only the schemas a walk meets get a state.
 	var starts []*Schema
+	for _, s := range c.built {
+		if s != nil && cycleEdges(s) > 0 {
+			starts = append(starts, s)
+		}
+	}
 	for _, s := range c.schemas {
 		if cycleEdges(s) > 0 {
 			starts = append(starts, s)
@@ -1278,7 +1312,7 @@ func (c *checker) metaPass(ps *positions) {
 		}
 		p := &ps.at[i]
 		ctx := buildContext{root: i == 0, boolOK: p.boolOK}
-		if _, done := c.schemas[p.v]; !done {
+		if c.builtAt(p.v) == nil {
 			c.build(ps.pointer(i), p.v, ctx)
 		} else if c.draft <= Draft7 && p.v.Kind == Object && p.v.Get("$ref") != nil {
 			// The walk ignored the siblings of this $ref; validators still

@@ -322,6 +322,10 @@ func (s *scanner) alloc() *Value {
 	v := &s.block[0]
 	s.block = s.block[1:]
 	v.Offset = s.pos
+	if s.doc.values < math.MaxUint32 {
+		s.doc.values++
+		v.id = uint32(s.doc.values)
+	}
 	return v
 }
 

@@ -20,6 +20,7 @@ const (
 type Value struct {
 	Kind    Kind
 	Bool    bool     // Kind == Bool
+	id      uint32   // 1, 2, ... in reading order, unique in its Document; 0 when made by hand
 	Num     string   // Kind == Number: the number's text, as written
 	Str     string   // Kind == String: the decoded string
 	Items   []*Value // Kind == Array
@@ -52,4 +53,5 @@ type Document struct {
 	Root *Value
 
 	lineStarts atomic.Pointer[[]int] // offsets at which lines begin, found by the first Position
+	values     int                   // ids Read gave: 1 to values
 }
