@@ -229,3 +229,29 @@ func TestCheckDocumentBuiltByHand(t *testing.T) {
 	require.Equal(t, "/$defs/m", mixed.Root.AnyOf[2].Ref.Pointer)
 	require.Equal(t, TInteger, mixed.Root.AnyOf[2].Ref.Types)
 }
+
+// Duplicate names in required and type are found however long the list:
+// required searches its names while few and uses a map past that.
+func TestRequiredAndTypeDuplicates(t *testing.T) {
+	names := func(n int) string { return repeat(n, func(i int) string { return fmt.Sprintf(`"p%d"`, i) }) }
+	cases := []struct{ schema, want string }{
+		{`{"required":["a","b","a"]}`, `/required/2: required: "a" is listed twice`},
+		{`{"required":[` + names(16) + `,"p3"]}`, `/required/16: required: "p3" is listed twice`},
+		{`{"required":[` + names(17) + `,"p16"]}`, `/required/17: required: "p16" is listed twice`},
+		{`{"required":[` + names(40) + `,"p0","p39"]}`, `/required/41: required: "p39" is listed twice`},
+		{`{"type":["number","integer","number"]}`, `/type/2: type: "number" is listed twice`},
+		{`{"type":["string","null","string"]}`, `/type/2: type: "string" is listed twice`},
+	}
+	for _, c := range cases {
+		doc, err := Read("t", []byte(c.schema), Limits{})
+		require.NoError(t, err)
+		_, err = Check(doc, Options{})
+		require.ErrorContains(t, err, c.want, c.schema)
+	}
+	for _, ok := range []string{`{"required":[` + names(40) + `]}`, `{"type":["number","integer"]}`} {
+		doc, err := Read("t", []byte(ok), Limits{})
+		require.NoError(t, err)
+		_, err = Check(doc, Options{})
+		require.NoError(t, err, ok)
+	}
+}

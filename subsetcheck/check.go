@@ -288,7 +288,7 @@ func join(ptr, token string) string { return ptr + "/" + escapePointerToken(toke
 // buildObject fills s from the keywords of an object schema.
 func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 	ptr := s.Pointer
-	if ref := v.Get("$ref"); ref != nil && c.draft <= Draft7 && !c.metaOnly {
+	if c.draft <= Draft7 && !c.metaOnly && v.Get("$ref") != nil {
 		c.buildRefOnly(s, v, ctx)
 		return
 	}
@@ -427,17 +427,27 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			if c.draft == Draft4 && len(val.Items) == 0 {
 				bad("must not be empty in draft-04; remove it")
 			}
-			seen := map[string]bool{}
+			// Names listed so far are s.Required: searched while short,
+			// through a map past linearMembers.
+			var seen map[string]bool
 			for j, item := range val.Items {
 				if item.Kind != String {
 					c.errorAt(CodeBadKeywordValue, join(kp(), strconv.Itoa(j)), item.Offset, "required: each item must be a member name (a string), not %s", kindName(item.Kind))
 					continue
 				}
-				if seen[item.Str] {
+				if seen == nil && len(s.Required) > linearMembers {
+					seen = make(map[string]bool, len(val.Items))
+					for _, name := range s.Required {
+						seen[name] = true
+					}
+				}
+				if seen[item.Str] || seen == nil && slices.Contains(s.Required, item.Str) {
 					c.errorAt(CodeBadKeywordValue, join(kp(), strconv.Itoa(j)), item.Offset, "required: %q is listed twice; the names must be unique", item.Str)
 					continue
 				}
-				seen[item.Str] = true
+				if seen != nil {
+					seen[item.Str] = true
+				}
 				if s.Required == nil {
 					s.Required = make([]string, 0, len(val.Items))
 				}
@@ -669,29 +679,36 @@ func count(v *Value) (int, bool) {
 	return int(n.Int64()), true
 }
 
-var typeNames = map[string]Type{
-	"null":    TNull,
-	"boolean": TBoolean,
-	"object":  TObject,
-	"array":   TArray,
-	"number":  TNumber | TInteger,
-	"integer": TInteger,
-	"string":  TString,
-}
-
 // types reads "type": one name or a non-empty list of unique names.
 func (c *checker) types(kp func() string, val *Value, bad func(string, ...any)) Type {
-	one := func(v *Value) (Type, bool) {
+	// one reads a type name: its types, and a bit of its own that finds
+	// a name listed twice ("number" and "integer" share types).
+	one := func(v *Value) (Type, uint8, bool) {
 		if v.Kind != String {
-			return 0, false
+			return 0, 0, false
 		}
-		t, ok := typeNames[v.Str]
-		return t, ok
+		switch v.Str {
+		case "null":
+			return TNull, 1 << 0, true
+		case "boolean":
+			return TBoolean, 1 << 1, true
+		case "object":
+			return TObject, 1 << 2, true
+		case "array":
+			return TArray, 1 << 3, true
+		case "number":
+			return TNumber | TInteger, 1 << 4, true
+		case "integer":
+			return TInteger, 1 << 5, true
+		case "string":
+			return TString, 1 << 6, true
+		}
+		return 0, 0, false
 	}
 	const names = "null, boolean, object, array, number, integer or string"
 	switch val.Kind {
 	case String:
-		t, ok := one(val)
+		t, _, ok := one(val)
 		if !ok {
 			bad("%q is not a type; use %s", val.Str, names)
 			return AllTypes
@@ -703,17 +720,17 @@ func (c *checker) types(kp func() string, val *Value, bad func(string, ...any)) 
 			return AllTypes
 		}
 		var all Type
-		seen := map[string]bool{}
+		var seen uint8
 		for j, item := range val.Items {
-			t, ok := one(item)
+			t, bit, ok := one(item)
 			if !ok {
 				c.errorAt(CodeBadKeywordValue, join(kp(), strconv.Itoa(j)), item.Offset, "type: not a type name; use %s", names)
 				continue
 			}
-			if seen[item.Str] {
+			if seen&bit != 0 {
 				c.errorAt(CodeBadKeywordValue, join(kp(), strconv.Itoa(j)), item.Offset, "type: %q is listed twice", item.Str)
 			}
-			seen[item.Str] = true
+			seen |= bit
 			all |= t
 		}
 		return all
