@@ -662,7 +662,7 @@ func tighter(inclusive *big.Rat, exclusive *Value, lower bool) *Bound {
 // count reads a non-negative integer keyword value; 1.0 counts as 1, as
 // validators judge. Values beyond int are clamped: no text is that long.
 func count(v *Value) (int, bool) {
-	if v.Kind == Number && len(v.Num) <= 18 && strings.Trim(v.Num, "0123456789") == "" {
+	if v.Kind == Number && len(v.Num) <= 18 && allDigits(v.Num) {
 		// Plain digits, too few to pass int64: no big.Rat needed.
 		if n, err := strconv.Atoi(v.Num); err == nil {
 			return n, true
@@ -677,6 +677,15 @@ func count(v *Value) (int, bool) {
 		return math.MaxInt, true
 	}
 	return int(n.Int64()), true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // types reads "type": one name or a non-empty list of unique names.

@@ -63,8 +63,9 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 	// One copy of the text: every string and number of the tree is a
 	// substring of it, as the caller may reuse data.
 	s := scanner{doc: doc, data: data, text: string(data), lim: lim, stack: make([]frame, 0, 16)}
-	// Every value but the root follows a '[', a '{' or a ',' (those
-	// inside strings too, so this is an upper bound).
+	// Every value but the root is the first of its container (after a
+	// '[' or a '{') or follows a ','. Those bytes are counted inside
+	// strings too: the counts are upper bounds.
 	commas, brackets := bytes.Count(data, []byte{','}), bytes.Count(data, []byte{'['})
 	s.valuesLeft = 1 + commas + brackets + bytes.Count(data, []byte{'{'})
 	// An item follows a '[' or a ','; a member has a ':'.
