@@ -143,7 +143,8 @@ type compiler struct {
 	nextSuffix map[string]int
 	// templates are the prebuilt helper rules of the whitespace mode
 	// (prelude.go); nil while the prelude itself is built.
-	templates map[string]*template
+	templates preludeSet
+	taken     uint32       // the prelude rules with a reserved name in the grammar, by template.bit
 	recording *useRecorder // only while the prelude is built
 
 	expanding map[*subsetcheck.Schema]bool // schemas being expanded inline
@@ -170,16 +171,9 @@ func compilerWithoutPrelude(c *subsetcheck.Checked, opts Options) *compiler {
 		maxRules:   opts.MaxRules,
 		names:      maps.Clone(reservedNames),
 		rules:      map[*subsetcheck.Schema]*gbnf.Rule{},
-		empty:      map[*subsetcheck.Schema]bool{},
 		helper:     map[string]string{},
-		tailNot:    map[rune]gbnf.Expr{},
 		sharedRefs: map[string]gbnf.Expr{},
-		nextSuffix: map[string]int{},
-		expanding:  map[*subsetcheck.Schema]bool{},
 		expanded:   map[*subsetcheck.Schema][]alternative{},
-		meets:      map[string]*subsetcheck.Schema{},
-		parts:      map[*subsetcheck.Schema][]*subsetcheck.Schema{},
-		ids:        map[*subsetcheck.Schema]int{},
 	}
 	if cp.maxRules <= 0 {
 		cp.maxRules = DefaultMaxRules
@@ -222,7 +216,7 @@ func (cp *compiler) run() (*gbnf.Grammar, error) {
 	if t := target(root); t == root && !root.False && !isTrue(root) {
 		cp.rules[root] = rule // the root's own rule is "root", also when it recurses
 		if rule.Expr = cp.body(root, "root"); rule.Expr == nil {
-			cp.empty[root] = true
+			put(&cp.empty, root, true)
 		}
 	} else {
 		rule.Expr = cp.schemaRef(root)
@@ -253,6 +247,15 @@ func (cp *compiler) run() (*gbnf.Grammar, error) {
 		return nil, cp.errs.Err()
 	}
 	return &g, nil
+}
+
+// put sets (*m)[k] = v, making the map on first use: most compiles never
+// write to most of the compiler's maps, and reading a nil map is fine.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
 }
 
 // tooLarge reports that the grammar passes Options.MaxRules.

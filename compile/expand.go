@@ -78,7 +78,7 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 				"next to other keywords; move those keywords into the referenced schema")
 		return nil, false
 	}
-	cp.expanding[s] = true
+	put(&cp.expanding, s, true)
 	defer delete(cp.expanding, s)
 
 	alts := []alternative{{plain: own(s)}}
@@ -342,8 +342,8 @@ func (cp *compiler) conjOf(parts []*subsetcheck.Schema) (*subsetcheck.Schema, bo
 	x := parts[0]
 	s := &subsetcheck.Schema{Pointer: x.Pointer, Node: x.Node, Types: subsetcheck.AllTypes, MaxItems: -1, MaxLength: -1,
 		Ref: x, AnyOf: []*subsetcheck.Schema{rest}}
-	cp.meets[key] = s
-	cp.parts[s] = parts
+	put(&cp.meets, key, s)
+	put(&cp.parts, s, parts)
 	return s, true
 }
 
@@ -355,7 +355,7 @@ func (cp *compiler) setKey(parts []*subsetcheck.Schema) string {
 		id, ok := cp.ids[p]
 		if !ok {
 			id = len(cp.ids)
-			cp.ids[p] = id
+			put(&cp.ids, p, id)
 		}
 		ids[i] = id
 	}

@@ -236,7 +236,7 @@ func (cp *compiler) newName(base string) string {
 		name = base + "-" + strconv.Itoa(i)
 	}
 	cp.names[name] = true
-	cp.nextSuffix[base] = i
+	put(&cp.nextSuffix, base, i)
 	return name
 }
 
@@ -329,6 +329,16 @@ func (cp *compiler) shared(key string, build func(name string) gbnf.Expr) gbnf.E
 	if cp.recording != nil {
 		cp.recording.asked(key)
 	}
+	if t := cp.templates.byKey[key]; t != nil && t.use != nil { // a reserved name: no maps
+		if cp.taken&(1<<t.bit) == 0 {
+			cp.taken |= 1 << t.bit
+			cp.g.Rules = append(cp.g.Rules, &gbnf.Rule{Name: key, Expr: t.body})
+			for _, k := range t.uses { // every one has a template
+				cp.shared(k, nil)
+			}
+		}
+		return t.use
+	}
 	if r, ok := cp.sharedRefs[key]; ok {
 		return r
 	}
@@ -346,7 +356,7 @@ func (cp *compiler) shared(key string, build func(name string) gbnf.Expr) gbnf.E
 	cp.sharedRefs[key] = use
 	r := &gbnf.Rule{Name: name}
 	cp.g.Rules = append(cp.g.Rules, r)
-	if t := cp.templates[key]; t != nil {
+	if t := cp.templates.byKey[key]; t != nil {
 		r.Expr = t.body
 		for _, k := range t.uses { // every one has a template
 			cp.shared(k, nil)

@@ -486,7 +486,7 @@ func (cp *compiler) appendOtherTail(alts []gbnf.Expr, except []rune, tail gbnf.E
 	// One reference node for every use: nothing changes it but prune's
 	// alias renaming, and this rule's body is never a bare reference, so
 	// it is never an alias.
-	cp.tailNot[r] = e
+	put(&cp.tailNot, r, e)
 	return append(alts, e)
 }
 

@@ -22,22 +22,46 @@ import (
 type template struct {
 	body gbnf.Expr
 	uses []string // helper keys
+	// What prune would learn by walking the body (ruleUses.collect): the
+	// names it refers to, in order of first reference, and whether it
+	// holds a choice.
+	refs   []string
+	choice bool
+	// For a rule with a reserved name (helperNames), the same in every
+	// grammar: the one reference node every grammar uses (prune's alias
+	// renaming never writes a name it does not change), and its bit in
+	// compiler.taken.
+	use gbnf.Expr
+	bit uint
+}
+
+// preludeSet is the prelude of one whitespace mode: the templates by key,
+// and by body, for passes that meet a body and skip the walk of it.
+type preludeSet struct {
+	byKey  map[string]*template
+	byBody map[gbnf.Expr]*template
 }
 
 var preludes [2]struct {
-	once      sync.Once
-	templates map[string]*template
+	once sync.Once
+	set  preludeSet
 }
 
 // prelude returns the helper templates for a whitespace mode.
-func prelude(ws Whitespace) map[string]*template {
+func prelude(ws Whitespace) preludeSet {
 	i := 0
 	if ws == Compact {
 		i = 1
 	}
 	p := &preludes[i]
-	p.once.Do(func() { p.templates = buildPrelude(ws) })
-	return p.templates
+	p.once.Do(func() {
+		p.set.byKey = buildPrelude(ws)
+		p.set.byBody = make(map[gbnf.Expr]*template, len(p.set.byKey))
+		for _, t := range p.set.byKey {
+			p.set.byBody[t.body] = t
+		}
+	})
+	return p.set
 }
 
 // buildPrelude builds every helper rule of the prelude with a compiler that
@@ -65,14 +89,28 @@ func buildPrelude(ws Whitespace) map[string]*template {
 		// canonical-tail-not-X) is asked for last.
 		walkRefs(r.Expr, func(name string) {
 			used, ok := keyOf[name]
-			if !ok {
-				panic("compile: prelude rule " + r.Name + " refers to " + name + ", not a helper")
+			if !ok || used != name || !isHelperName(name) {
+				// A compile may name a rule otherwise; only the reserved
+				// names are the same in every grammar.
+				panic("compile: prelude rule " + r.Name + " refers to " + name + ", not a reserved helper")
 			}
 			if !slices.Contains(t.uses, used) {
 				t.uses = append(t.uses, used)
 			}
+			if !slices.Contains(t.refs, name) {
+				t.refs = append(t.refs, name)
+			}
 		})
+		u := collectUses([]*gbnf.Rule{r}, map[string]int32{}, nil)
+		t.choice = u.choice[0]
 		out[key] = t
+	}
+	// Bits in the order of helperNames, so that they never depend on the
+	// order of a map.
+	for i, name := range helperNames {
+		if t := out[name]; t != nil {
+			t.use, t.bit = ref(name), uint(i)
+		}
 	}
 	return out
 }

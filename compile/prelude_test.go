@@ -69,8 +69,13 @@ func TestPreludeUnchanged(t *testing.T) {
 	}
 	wg.Wait()
 	for _, ws := range []Whitespace{Bounded, Compact} {
-		if got, want := printTemplates(prelude(ws)), printTemplates(buildPrelude(ws)); got != want {
+		if got, want := printTemplates(prelude(ws).byKey), printTemplates(buildPrelude(ws)); got != want {
 			t.Errorf("%s: a compile changed the shared prelude:\n%s\nwant:\n%s", ws, got, want)
+		}
+		for key, tp := range prelude(ws).byKey {
+			if tp.use != nil && tp.use.(*gbnf.Ref).Name != key {
+				t.Errorf("%s: the shared reference to %s now names %s", ws, key, tp.use.(*gbnf.Ref).Name)
+			}
 		}
 	}
 }

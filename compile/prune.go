@@ -19,7 +19,7 @@ func (cp *compiler) prune() bool {
 	for i, r := range rules {
 		index[r.Name] = int32(i)
 	}
-	uses := collectUses(rules, index)
+	uses := collectUses(rules, index, cp.templates.byBody)
 	// A worklist: when a rule turns productive, only the rules that use it
 	// are looked at again. Sweeping every rule until nothing changes took
 	// one sweep per link of a chain (first[i] -> first[i+1] of a wide
@@ -100,6 +100,7 @@ func (cp *compiler) prune() bool {
 // holds a nil part (a part that derives nothing). The lists share one array.
 type ruleUses struct {
 	index   map[string]int32
+	known   map[gbnf.Expr]*template // bodies whose references are listed already
 	refs    [][]int32
 	flat    []int32 // the lists, one after another
 	missing []bool
@@ -108,8 +109,8 @@ type ruleUses struct {
 	gen     int32   // the current collection
 }
 
-func collectUses(rules []*gbnf.Rule, index map[string]int32) *ruleUses {
-	u := &ruleUses{index: index, refs: make([][]int32, len(rules)), flat: make([]int32, 0, 4*len(rules)),
+func collectUses(rules []*gbnf.Rule, index map[string]int32, known map[gbnf.Expr]*template) *ruleUses {
+	u := &ruleUses{index: index, known: known, refs: make([][]int32, len(rules)), flat: make([]int32, 0, 4*len(rules)),
 		missing: make([]bool, len(rules)), choice: make([]bool, len(rules)), seen: make([]int32, len(rules))}
 	for i, r := range rules {
 		u.collect(i, r.Expr)
@@ -123,7 +124,14 @@ func (u *ruleUses) collect(i int, e gbnf.Expr) {
 	u.missing[i] = false
 	u.choice[i] = false
 	start := len(u.flat)
-	u.walk(i, e)
+	if t := u.known[e]; t != nil { // a prelude body: no walk
+		u.choice[i] = t.choice
+		for _, name := range t.refs {
+			u.ref(i, name)
+		}
+	} else {
+		u.walk(i, e)
+	}
 	u.refs[i] = u.flat[start:len(u.flat):len(u.flat)]
 }
 
@@ -146,14 +154,19 @@ func (u *ruleUses) walk(i int, e gbnf.Expr) {
 		}
 		u.walk(i, e.Expr)
 	case *gbnf.Ref:
-		j, ok := u.index[e.Name]
-		switch {
-		case !ok:
-			u.missing[i] = true
-		case u.seen[j] != u.gen:
-			u.seen[j] = u.gen
-			u.flat = append(u.flat, j)
-		}
+		u.ref(i, e.Name)
+	}
+}
+
+// ref notes that rule i refers to name.
+func (u *ruleUses) ref(i int, name string) {
+	j, ok := u.index[name]
+	switch {
+	case !ok:
+		u.missing[i] = true
+	case u.seen[j] != u.gen:
+		u.seen[j] = u.gen
+		u.flat = append(u.flat, j)
 	}
 }
 
@@ -337,7 +350,11 @@ func renameRefs(e gbnf.Expr, to func(string) string) {
 	case *gbnf.Repeat:
 		renameRefs(e.Expr, to)
 	case *gbnf.Ref:
-		e.Name = to(e.Name)
+		// Only a changed name is written: reference nodes to the reserved
+		// helper rules are shared by every grammar (prelude.go).
+		if n := to(e.Name); n != e.Name {
+			e.Name = n
+		}
 	}
 }
 
@@ -382,6 +399,9 @@ const maxNesting = 100
 func (cp *compiler) outline() {
 	for i := 0; i < len(cp.g.Rules); i++ { // the list grows as parts move out
 		r := cp.g.Rules[i]
+		if cp.templates.byBody[r.Expr] != nil {
+			continue // shallow, and shared: never to be changed
+		}
 		if e := cp.outlineExpr(r.Expr, r.Name, 0); e != r.Expr {
 			r.Expr = e
 		}

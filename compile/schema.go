@@ -35,7 +35,7 @@ func (cp *compiler) schemaRef(s *subsetcheck.Schema) gbnf.Expr {
 	cp.g.Rules = append(cp.g.Rules, r)
 	r.Expr = cp.body(s, r.Name)
 	if r.Expr == nil {
-		cp.empty[s] = true
+		put(&cp.empty, s, true)
 		return nil
 	}
 	return ref(r.Name)
