@@ -414,7 +414,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			}
 			name := func(j int) string { return escapePointerToken(val.Members[j].Name) }
 			ptrs := spellPointers(ptr, m.Name, len(val.Members), name)
-			s.Properties = take(&c.propertyBlock, &c.propertiesLeft, len(val.Members))
+			s.Properties = take(&c.propertyBlock, &c.propertiesLeft, len(val.Members), maxSliceBlock)
 			for j := range val.Members {
 				pm := &val.Members[j]
 				s.Properties[j] = Property{Name: pm.Name, Schema: c.build(ptrs.next(len(name(j))), pm.Value, ctx.child())}
@@ -582,7 +582,7 @@ func (c *checker) schemaList(kp string, val *Value, ctx buildContext, bad func(s
 		return []*Schema{}
 	}
 	ptrs := spellPointers(kp, "", len(val.Items), strconv.Itoa)
-	list := take(&c.listBlock, &c.listsLeft, len(val.Items))
+	list := take(&c.listBlock, &c.listsLeft, len(val.Items), maxSliceBlock)
 	for j, item := range val.Items {
 		list[j] = c.build(ptrs.next(len(strconv.Itoa(j))), item, ctx.child())
 	}

@@ -71,8 +71,8 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 	// An item follows a '[' or a ','; a member has a ':'.
 	s.itemsLeft = commas + brackets
 	s.membersLeft = bytes.Count(data, []byte{':'})
-	s.items = make([]*Value, 0, min(s.itemsLeft, 64))
-	s.members = make([]Member, 0, min(s.membersLeft, 64))
+	s.items = make([]*Value, 0, min(s.itemsLeft, 16))
+	s.members = make([]Member, 0, min(s.membersLeft, 16))
 	s.scan()
 	if len(s.problems) > 0 {
 		return nil, s.problems.Err()
@@ -178,12 +178,12 @@ func (s *scanner) close() {
 	if v := top.val; v != nil {
 		if top.object {
 			if n := len(s.members) - top.first; n > 0 {
-				v.Members = take(&s.memberBlock, &s.membersLeft, n)
+				v.Members = take(&s.memberBlock, &s.membersLeft, n, maxSliceBlock)
 				copy(v.Members, s.members[top.first:])
 				s.members = s.members[:top.first]
 			}
 		} else if n := len(s.items) - top.first; n > 0 {
-			v.Items = take(&s.itemBlock, &s.itemsLeft, n)
+			v.Items = take(&s.itemBlock, &s.itemsLeft, n, maxItemBlock)
 			copy(v.Items, s.items[top.first:])
 			s.items = s.items[:top.first]
 		}
@@ -330,15 +330,21 @@ func (s *scanner) alloc() *Value {
 	return v
 }
 
-// maxSliceBlock bounds a block of items or members.
-const maxSliceBlock = 256
+// maxSliceBlock bounds a block of members (and of the checker's lists).
+// Items have a smaller bound, maxItemBlock: their bound from the text also
+// counts the commas between members, five times too many on the corpus.
+const (
+	maxSliceBlock = 256
+	maxItemBlock  = 32
+)
 
 // take cuts n elements from *block, capped at n so that an append to them
 // cannot reach the next container's; a new block is made when too few are
-// left, sized by *left, an upper bound on the elements still to come.
-func take[T any](block *[]T, left *int, n int) []T {
+// left, sized by *left, an upper bound on the elements still to come, and
+// at most most (unless n is more).
+func take[T any](block *[]T, left *int, n, most int) []T {
 	if len(*block) < n {
-		*block = make([]T, max(n, min(*left, maxSliceBlock)))
+		*block = make([]T, max(n, min(*left, most)))
 	}
 	out := (*block)[:n:n]
 	*block = (*block)[n:]
