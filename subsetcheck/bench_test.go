@@ -24,6 +24,7 @@ func benchSchema() []byte {
 func BenchmarkRead(b *testing.B) {
 	data := benchSchema()
 	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Read("bench", data, Limits{}); err != nil {
 			b.Fatal(err)
@@ -37,6 +38,7 @@ func BenchmarkCheck(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(doc.Data)))
+	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Check(doc, Options{}); err != nil {
 			b.Fatal(err)
