@@ -978,7 +978,8 @@ func (c *checker) resolve(p pendingRef) *Schema {
 	cur := c.doc.Root
 	mode := inSchema
 	var ptr strings.Builder
-	var via string // the keyword whose value the walk is in, for messages
+	ptr.Grow(len(frag)) // the target's pointer is frag spelled again: one allocation
+	var via string      // the keyword whose value the walk is in, for messages
 	for i, raw := range tokens {
 		tok, ok := unescapeToken(raw)
 		if !ok {
@@ -1002,7 +1003,8 @@ func (c *checker) resolve(p pendingRef) *Schema {
 			c.errorAt(CodeUnresolvedRef, p.ptr, at, "%q does not resolve: nothing at %q; check the path (names are case-sensitive)", ref, ptr.String()+"/"+escapePointerToken(tok))
 			return nil
 		}
-		ptr.WriteString("/" + escapePointerToken(tok))
+		ptr.WriteByte('/')
+		ptr.WriteString(escapePointerToken(tok))
 		switch mode {
 		case inSchema:
 			if cur.Kind != Object {
