@@ -44,6 +44,7 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 	// property and each schema of a list: their number bounds all three.
 	if doc.values > 0 {
 		c.built = make([]*Schema, doc.values+1)
+		c.requiredLeft = doc.values
 	}
 	c.schemasLeft, c.propertiesLeft, c.listsLeft = len(positions.at), len(positions.at), len(positions.at)
 	c.checkDuplicateIDs(&positions)
@@ -97,14 +98,18 @@ type checker struct {
 	propertiesLeft int
 	listBlock      []*Schema
 	listsLeft      int
+	requiredBlock  []string // Schema.Required, bounded by the document's values
+	requiredLeft   int
 }
 
 // pendingRef is a $ref met during the walk.
 type pendingRef struct {
 	from   *Schema
 	member *Member // the "$ref" member
-	ptr    string  // pointer of the "$ref" member
 }
+
+// pointer spells the pointer of the "$ref" member, for a report only.
+func (p pendingRef) pointer() string { return join(p.from.Pointer, "$ref") }
 
 // buildContext says where a subschema sits.
 type buildContext struct {
@@ -195,6 +200,10 @@ func (c *checker) changesBase(v *Value) bool {
 	id := v.Get(c.idKeyword())
 	return id != nil && id.Kind == String && id.Str != "" && !strings.HasPrefix(id.Str, "#")
 }
+
+// maxRequiredBlock bounds a block of Schema.Required names: their bound,
+// the document's values, is loose.
+const maxRequiredBlock = 16
 
 // maxSchemaBlock bounds a block of Schemas (see newSchema).
 const maxSchemaBlock = 256
@@ -386,7 +395,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 				c.errorAt(CodeRemoteRef, kp(), val.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to $defs of the root and drop its $id")
 				continue
 			}
-			c.pending = append(c.pending, pendingRef{from: s, member: m, ptr: kp()})
+			c.pending = append(c.pending, pendingRef{from: s, member: m})
 		case "type":
 			s.Types = c.types(kp, val, bad)
 		case "enum":
@@ -449,7 +458,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 					seen[item.Str] = true
 				}
 				if s.Required == nil {
-					s.Required = make([]string, 0, len(val.Items))
+					s.Required = take(&c.requiredBlock, &c.requiredLeft, len(val.Items), maxRequiredBlock)[:0]
 				}
 				s.Required = append(s.Required, item.Str)
 			}
@@ -866,7 +875,7 @@ func (c *checker) buildRefOnly(s *Schema, v *Value, ctx buildContext) {
 			} else if ctx.embedded {
 				c.errorAt(CodeRemoteRef, kp, m.Value.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to definitions of the root and drop its $id")
 			} else {
-				c.pending = append(c.pending, pendingRef{from: s, member: m, ptr: kp})
+				c.pending = append(c.pending, pendingRef{from: s, member: m})
 			}
 		case c.constrains(m.Name):
 			ignored = append(ignored, m.Name)
@@ -956,19 +965,19 @@ func (c *checker) resolve(p pendingRef) *Schema {
 	at := p.member.Value.Offset
 	base, frag, hasFrag := strings.Cut(ref, "#")
 	if base != "" && base != c.rootBase {
-		c.errorAt(CodeRemoteRef, p.ptr, at, "%q refers to another document; only local refs are supported (no file or network access): copy the schema into $defs and write \"#/$defs/name\"", ref)
+		c.errorAt(CodeRemoteRef, p.pointer(), at, "%q refers to another document; only local refs are supported (no file or network access): copy the schema into $defs and write \"#/$defs/name\"", ref)
 		return nil
 	}
 	if hasFrag {
 		dec, err := url.PathUnescape(frag)
 		if err != nil {
-			c.errorAt(CodeUnresolvedRef, p.ptr, at, "%q has a bad percent-escape; write a JSON Pointer such as \"#/$defs/name\"", ref)
+			c.errorAt(CodeUnresolvedRef, p.pointer(), at, "%q has a bad percent-escape; write a JSON Pointer such as \"#/$defs/name\"", ref)
 			return nil
 		}
 		frag = dec
 	}
 	if frag != "" && !strings.HasPrefix(frag, "/") {
-		c.errorAt(CodeRemoteRef, p.ptr, at, "%q refers to an anchor; refs to anchors are not supported: refer with a JSON Pointer such as \"#/$defs/name\"", ref)
+		c.errorAt(CodeRemoteRef, p.pointer(), at, "%q refers to an anchor; refs to anchors are not supported: refer with a JSON Pointer such as \"#/$defs/name\"", ref)
 		return nil
 	}
 	var tokens []string
@@ -983,11 +992,11 @@ func (c *checker) resolve(p pendingRef) *Schema {
 	for i, raw := range tokens {
 		tok, ok := unescapeToken(raw)
 		if !ok {
-			c.errorAt(CodeUnresolvedRef, p.ptr, at, "%q: %q is not a valid JSON Pointer token (~ must be followed by 0 or 1; write ~0 for ~ and ~1 for /)", ref, raw)
+			c.errorAt(CodeUnresolvedRef, p.pointer(), at, "%q: %q is not a valid JSON Pointer token (~ must be followed by 0 or 1; write ~0 for ~ and ~1 for /)", ref, raw)
 			return nil
 		}
 		if mode == inSchema && i > 0 && c.changesBase(cur) {
-			c.errorAt(CodeRemoteRef, p.ptr, at, "%q points inside a subschema with its own $id, which validators treat as another resource; move it to $defs of the root and drop its $id", ref)
+			c.errorAt(CodeRemoteRef, p.pointer(), at, "%q points inside a subschema with its own $id, which validators treat as another resource; move it to $defs of the root and drop its $id", ref)
 			return nil
 		}
 		var next *Value
@@ -1000,7 +1009,7 @@ func (c *checker) resolve(p pendingRef) *Schema {
 			}
 		}
 		if next == nil {
-			c.errorAt(CodeUnresolvedRef, p.ptr, at, "%q does not resolve: nothing at %q; check the path (names are case-sensitive)", ref, ptr.String()+"/"+escapePointerToken(tok))
+			c.errorAt(CodeUnresolvedRef, p.pointer(), at, "%q does not resolve: nothing at %q; check the path (names are case-sensitive)", ref, ptr.String()+"/"+escapePointerToken(tok))
 			return nil
 		}
 		ptr.WriteByte('/')
@@ -1046,11 +1055,11 @@ func (c *checker) resolve(p pendingRef) *Schema {
 		cur = next
 	}
 	if mode != inSchema && mode != inUnknown {
-		c.errorAt(CodeNotASchema, p.ptr, at, "%q points into the value of %s, which is not a schema; point at a schema, for example one in $defs", ref, via)
+		c.errorAt(CodeNotASchema, p.pointer(), at, "%q points into the value of %s, which is not a schema; point at a schema, for example one in $defs", ref, via)
 		return nil
 	}
 	if cur.Kind != Object && cur.Kind != Bool {
-		c.errorAt(CodeNotASchema, p.ptr, at, "%q points at %s, not a schema", ref, kindName(cur.Kind))
+		c.errorAt(CodeNotASchema, p.pointer(), at, "%q points at %s, not a schema", ref, kindName(cur.Kind))
 		return nil
 	}
 	return c.build(ptr.String(), cur, buildContext{root: ptr.Len() == 0, embedded: false})
