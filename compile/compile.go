@@ -12,11 +12,13 @@
 // deep groups moved into rules of their own (prune.go); a root that admits
 // nothing is an error, never a grammar. Canonical (canonical.go) walks the
 // same alternatives with a small validator for the subset (validate.go).
+// Helper rules that never depend on the schema (any value, strings,
+// numbers, canonical characters) are built once per process and shared by
+// every grammar (prelude.go).
 package compile
 
 import (
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
@@ -121,7 +123,7 @@ type compiler struct {
 	maxMeets int // Options.MaxMeets
 
 	g      gbnf.Grammar
-	names  map[string]bool // every rule name in use or reserved
+	names  map[string]bool // every rule name in use, besides reservedNames
 	rules  map[*subsetcheck.Schema]*gbnf.Rule
 	empty  map[*subsetcheck.Schema]bool // schemas found to admit no value
 	helper map[string]string            // shared helper rules, by purpose
@@ -135,7 +137,9 @@ type compiler struct {
 	// nameRests are extra-name trie nodes with one name left, by the rest
 	// of that name (nameRest).
 	nameRests map[string]gbnf.Expr
-	slab      nodeSlab // the nodes of extra-name tries
+	slab      nodeSlab    // the nodes of extra-name tries
+	ruleBlock []gbnf.Rule // where newRule takes rules from
+	refBlock  []gbnf.Ref  // where ref takes references from
 	// sharedRefs is the one reference node to each shared helper rule, by
 	// its key (see shared).
 	sharedRefs map[string]gbnf.Expr
@@ -169,7 +173,6 @@ func compilerWithoutPrelude(c *subsetcheck.Checked, opts Options) *compiler {
 	cp := &compiler{
 		checked:    c,
 		maxRules:   opts.MaxRules,
-		names:      maps.Clone(reservedNames),
 		rules:      map[*subsetcheck.Schema]*gbnf.Rule{},
 		helper:     map[string]string{},
 		sharedRefs: map[string]gbnf.Expr{},
@@ -199,8 +202,8 @@ func compilerWithoutPrelude(c *subsetcheck.Checked, opts Options) *compiler {
 var helperNames = []string{"root", "ws", "value", "value-object", "value-array", "string", "char",
 	"number", "integer", "hex", "canonical-char", "canonical-tail", "canonical-escape"}
 
-// reservedNames is helperNames as the set every compile starts from (one
-// copy of a map is cheaper than a dozen inserts).
+// reservedNames is helperNames as a set, read by every compile (nameTaken)
+// and written by none.
 var reservedNames = func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range helperNames {
@@ -211,8 +214,7 @@ var reservedNames = func() map[string]bool {
 
 func (cp *compiler) run() (*gbnf.Grammar, error) {
 	root := cp.checked.Root
-	rule := &gbnf.Rule{Name: "root"}
-	cp.g.Rules = append(cp.g.Rules, rule)
+	rule := cp.newRule("root", nil)
 	if t := target(root); t == root && !root.False && !isTrue(root) {
 		cp.rules[root] = rule // the root's own rule is "root", also when it recurses
 		if rule.Expr = cp.body(root, "root"); rule.Expr == nil {

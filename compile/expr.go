@@ -225,20 +225,23 @@ func rangeClass(lo, hi rune) gbnf.Expr {
 // instead of quadratic.
 func (cp *compiler) newName(base string) string {
 	base = sanitize(base)
-	if !cp.names[base] {
-		cp.names[base] = true
+	if !cp.nameTaken(base) {
+		put(&cp.names, base, true)
 		return base
 	}
 	i := max(2, cp.nextSuffix[base]+1)
 	name := base + "-" + strconv.Itoa(i)
-	for cp.names[name] {
+	for cp.nameTaken(name) {
 		i++
 		name = base + "-" + strconv.Itoa(i)
 	}
-	cp.names[name] = true
+	put(&cp.names, name, true)
 	put(&cp.nextSuffix, base, i)
 	return name
 }
+
+// nameTaken says whether a rule has the name or it is reserved.
+func (cp *compiler) nameTaken(name string) bool { return cp.names[name] || reservedNames[name] }
 
 // sanitize keeps letters and digits, turns every other run into one "-",
 // and keeps names short enough to read.
@@ -312,10 +315,35 @@ func pointerName(ptr string) string {
 	return sanitize(strings.Join(segs, "-"))
 }
 
+// newRule appends a rule to the grammar. Rules come from blocks, and the
+// list starts with room for a typical grammar: a rule and the list's growth
+// were a fifth of a small object's allocations.
+func (cp *compiler) newRule(name string, e gbnf.Expr) *gbnf.Rule {
+	if len(cp.ruleBlock) == cap(cp.ruleBlock) {
+		cp.ruleBlock = make([]gbnf.Rule, 0, 16)
+	}
+	if cp.g.Rules == nil {
+		cp.g.Rules = make([]*gbnf.Rule, 0, 48)
+	}
+	cp.ruleBlock = append(cp.ruleBlock, gbnf.Rule{Name: name, Expr: e})
+	r := &cp.ruleBlock[len(cp.ruleBlock)-1]
+	cp.g.Rules = append(cp.g.Rules, r)
+	return r
+}
+
+// ref is a reference to name, from a block (see newRule).
+func (cp *compiler) ref(name string) gbnf.Expr {
+	if len(cp.refBlock) == cap(cp.refBlock) {
+		cp.refBlock = make([]gbnf.Ref, 0, 16)
+	}
+	cp.refBlock = append(cp.refBlock, gbnf.Ref{Name: name})
+	return &cp.refBlock[len(cp.refBlock)-1]
+}
+
 // addRule appends a named rule and returns a reference to it.
 func (cp *compiler) addRule(name string, e gbnf.Expr) gbnf.Expr {
-	cp.g.Rules = append(cp.g.Rules, &gbnf.Rule{Name: name, Expr: e})
-	return ref(name)
+	cp.newRule(name, e)
+	return cp.ref(name)
 }
 
 // shared returns a reference to the helper rule for key, building it once,
@@ -332,7 +360,7 @@ func (cp *compiler) shared(key string, build func(name string) gbnf.Expr) gbnf.E
 	if t := cp.templates.byKey[key]; t != nil && t.use != nil { // a reserved name: no maps
 		if cp.taken&(1<<t.bit) == 0 {
 			cp.taken |= 1 << t.bit
-			cp.g.Rules = append(cp.g.Rules, &gbnf.Rule{Name: key, Expr: t.body})
+			cp.newRule(key, t.body)
 			for _, k := range t.uses { // every one has a template
 				cp.shared(k, nil)
 			}
@@ -343,19 +371,18 @@ func (cp *compiler) shared(key string, build func(name string) gbnf.Expr) gbnf.E
 		return r
 	}
 	if name, ok := cp.helper[key]; ok { // named by code that keeps its own helper keys
-		return ref(name)
+		return cp.ref(name)
 	}
 	name := key
-	if !cp.names[key] || isHelperName(key) {
-		cp.names[key] = true
+	if !cp.nameTaken(key) || isHelperName(key) {
+		put(&cp.names, key, true)
 	} else {
 		name = cp.newName(key)
 	}
 	cp.helper[key] = name
-	use := ref(name)
+	use := cp.ref(name)
 	cp.sharedRefs[key] = use
-	r := &gbnf.Rule{Name: name}
-	cp.g.Rules = append(cp.g.Rules, r)
+	r := cp.newRule(name, nil)
 	if t := cp.templates.byKey[key]; t != nil {
 		r.Expr = t.body
 		for _, k := range t.uses { // every one has a template

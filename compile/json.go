@@ -324,10 +324,9 @@ func (cp *compiler) extraName(names []string) gbnf.Expr {
 	tail := cp.canonicalTail()
 	name := cp.newName("extra-name")
 	cp.helper[key] = name
-	r := &gbnf.Rule{Name: name}
-	cp.g.Rules = append(cp.g.Rules, r)
+	r := cp.newRule(name, nil)
 	r.Expr = seq(lit(`"`), cp.nameNode(sorted, 0, tail))
-	return ref(name)
+	return cp.ref(name)
 }
 
 // sortedValidNames is names sorted, each invalid UTF-8 byte spelled as

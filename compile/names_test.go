@@ -30,7 +30,7 @@ func TestSanitize(t *testing.T) {
 // from the last number given to the same base.
 func TestNewName(t *testing.T) {
 	cp := newCompiler(nil, Options{})
-	cp.names["item-3"] = true
+	put(&cp.names, "item-3", true)
 	var got []string
 	for _, base := range []string{"item", "item", "item", "other", "item", "item-3", "item"} {
 		got = append(got, cp.newName(base))

@@ -413,7 +413,7 @@ func (cp *compiler) outlineExpr(e gbnf.Expr, rule string, depth int) gbnf.Expr {
 	case *gbnf.Seq, *gbnf.Alt, *gbnf.Repeat:
 		if depth >= maxNesting {
 			name := cp.newName(rule + "-part")
-			cp.g.Rules = append(cp.g.Rules, &gbnf.Rule{Name: name, Expr: x})
+			cp.newRule(name, x)
 			return ref(name)
 		}
 	}

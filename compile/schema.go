@@ -24,21 +24,20 @@ func (cp *compiler) schemaRef(s *subsetcheck.Schema) gbnf.Expr {
 		if cp.empty[s] {
 			return nil
 		}
-		return ref(r.Name)
+		return cp.ref(r.Name)
 	}
 	if len(cp.g.Rules) > cp.maxRules { // stop early: the grammar is refused anyway
 		cp.tooLarge(s)
 		return nil
 	}
-	r := &gbnf.Rule{Name: cp.newName(pointerName(s.Pointer))}
+	r := cp.newRule(cp.newName(pointerName(s.Pointer)), nil)
 	cp.rules[s] = r
-	cp.g.Rules = append(cp.g.Rules, r)
 	r.Expr = cp.body(s, r.Name)
 	if r.Expr == nil {
 		put(&cp.empty, s, true)
 		return nil
 	}
-	return ref(r.Name)
+	return cp.ref(r.Name)
 }
 
 // body is the union of s's alternatives.
