@@ -480,6 +480,9 @@ func (cp *compiler) appendOtherTail(alts []gbnf.Expr, except []rune, tail gbnf.E
 		suffix = "x" + strconv.FormatInt(int64(r), 16)
 	}
 	e := cp.shared("canonical-tail-not-"+suffix, func(string) gbnf.Expr {
+		if r < utf8.RuneSelf && cp.recording == nil { // (not while the prelude is built: it waits for that)
+			return tailNotBody(cp.ws, r) // built once per process (prelude.go)
+		}
 		return thenTail(cp.canonicalChar(except), tail)
 	})
 	// One reference node for every use: nothing changes it but prune's

@@ -3,19 +3,24 @@ package compile
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 // The prelude: helper rules whose bodies never depend on the schema (any
-// value, strings, numbers, canonical characters, "any character but X, then
-// the rest" for ASCII X). Building them was about a third of compiling a
-// small object (a 2-property object with extras allowed: 353 allocations,
-// most of them these rules). They are built once per whitespace mode, and
-// every compile hands out the same bodies (shared): a grammar's expressions
-// are read-only, the same contract as the shared one-character literals.
-// TestPreludeUnchanged checks that nothing writes to them.
+// value, strings, numbers, canonical characters). Building them was about a
+// third of compiling a small object (a 2-property object with extras
+// allowed: 353 allocations, most of them these rules). They are built once
+// per whitespace mode, on the first compile (about 30 µs), and every compile
+// hands out the same bodies (shared): a grammar's expressions are
+// read-only, the same contract as the shared one-character literals.
+// TestPreludeUnchanged checks that nothing writes to them. The bodies of
+// "any character but X, then the rest" for ASCII X (tailNotBody) are built
+// the first time a compile needs each: all 128 at once took 450 µs, a cost
+// a one-schema process such as the CLI would pay for a handful of them.
 
 // template is a prebuilt helper rule body and the helper rules it refers to,
 // in the order a fresh build would have added them.
@@ -73,10 +78,7 @@ func buildPrelude(ws Whitespace) map[string]*template {
 	cp.recording = &useRecorder{uses: map[string][]string{}}
 	cp.anyValue()
 	cp.integerAny()
-	tail := cp.canonicalTail()
-	for r := rune(0); r < 0x80; r++ {
-		cp.otherTail([]rune{r}, tail)
-	}
+	cp.canonicalTail()
 	keyOf := make(map[string]string, len(cp.helper))
 	for key, name := range cp.helper {
 		keyOf[name] = key
@@ -131,4 +133,29 @@ func (u *useRecorder) asked(key string) {
 	if !slices.Contains(u.uses[b], key) {
 		u.uses[b] = append(u.uses[b], key)
 	}
+}
+
+// tailNotBodies holds, per whitespace mode and ASCII rune X, the body of
+// canonical-tail-not-X once a compile has built it.
+var tailNotBodies [2][utf8.RuneSelf]atomic.Pointer[gbnf.Expr]
+
+// tailNotBody is the shared body of canonical-tail-not-r for ASCII r. Two
+// compiles that miss at once both build it and one store wins: the bodies
+// are the same, so grammars do not depend on which.
+func tailNotBody(ws gbnf.Expr, r rune) gbnf.Expr {
+	mode := Bounded
+	if isEpsilon(ws) {
+		mode = Compact
+	}
+	slot := &tailNotBodies[0][r]
+	if mode == Compact {
+		slot = &tailNotBodies[1][r]
+	}
+	if e := slot.Load(); e != nil {
+		return *e
+	}
+	cp := newCompiler(&subsetcheck.Checked{}, Options{Whitespace: mode})
+	e := thenTail(cp.canonicalChar([]rune{r}), cp.canonicalTail())
+	slot.CompareAndSwap(nil, &e)
+	return *slot.Load()
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/tools/txtar"
 
@@ -71,6 +72,14 @@ func TestPreludeUnchanged(t *testing.T) {
 	for _, ws := range []Whitespace{Bounded, Compact} {
 		if got, want := printTemplates(prelude(ws).byKey), printTemplates(buildPrelude(ws)); got != want {
 			t.Errorf("%s: a compile changed the shared prelude:\n%s\nwant:\n%s", ws, got, want)
+		}
+		for r := range rune(utf8.RuneSelf) {
+			cp := newCompiler(&subsetcheck.Checked{}, Options{Whitespace: ws})
+			fresh := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: "x", Expr: thenTail(cp.canonicalChar([]rune{r}), cp.canonicalTail())}}}
+			shared := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: "x", Expr: tailNotBody(cp.ws, r)}}}
+			if fresh.String() != shared.String() {
+				t.Errorf("%s: the shared body of canonical-tail-not-%q changed:\n%s\nwant:\n%s", ws, r, shared, fresh)
+			}
 		}
 		for key, tp := range prelude(ws).byKey {
 			if tp.use != nil && tp.use.(*gbnf.Ref).Name != key {
