@@ -53,7 +53,7 @@ type Options struct {
 type Grammar struct {
 	GBNF       string                // the grammar text for llama.cpp, its provenance comment first
 	Provenance Provenance            // how it was made
-	Rules      *gbnf.Grammar         // the same grammar as a value: match it, sample it, print it
+	Rules      *gbnf.Grammar         // the same grammar as a value: match it, sample it, print it; read-only (its nodes are shared with other grammars)
 	Schema     *subsetcheck.Checked  // the checked schema it was compiled from
 	Warnings   subsetcheck.ErrorList // what was accepted but not enforced (annotations, unknown members)
 }
