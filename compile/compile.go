@@ -131,6 +131,9 @@ type compiler struct {
 	// the rune, then any rest" (otherTail): one map probe by rune, not a
 	// key string built per trie node.
 	tailNot map[rune]gbnf.Expr
+	// tailNotTaken has bit r set when the grammar holds
+	// canonical-tail-not-r for ASCII r (asciiTailNot).
+	tailNotTaken [2]uint64
 	// anyTail and escapeTail are the parts of extra-name tries that are
 	// the same at every node (otherTail): built once per compile.
 	anyTail, escapeTail gbnf.Expr

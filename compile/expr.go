@@ -241,7 +241,9 @@ func (cp *compiler) newName(base string) string {
 }
 
 // nameTaken says whether a rule has the name or it is reserved.
-func (cp *compiler) nameTaken(name string) bool { return cp.names[name] || reservedNames[name] }
+func (cp *compiler) nameTaken(name string) bool {
+	return cp.names[name] || reservedNames[name] || cp.hasTailNot(name)
+}
 
 // sanitize keeps letters and digits, turns every other run into one "-",
 // and keeps names short enough to read.

@@ -475,11 +475,10 @@ func (cp *compiler) appendOtherTail(alts []gbnf.Expr, except []rune, tail gbnf.E
 	if e, ok := cp.tailNot[r]; ok {
 		return append(alts, e)
 	}
-	suffix := string(r)
-	if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-		suffix = "x" + strconv.FormatInt(int64(r), 16)
+	if e := cp.asciiTailNot(r); e != nil {
+		return append(alts, e)
 	}
-	e := cp.shared("canonical-tail-not-"+suffix, func(string) gbnf.Expr {
+	e := cp.shared(tailNotName(r), func(string) gbnf.Expr {
 		if r < utf8.RuneSelf && cp.recording == nil { // (not while the prelude is built: it waits for that)
 			return tailNotBody(cp.ws, r) // built once per process (prelude.go)
 		}
@@ -490,6 +489,65 @@ func (cp *compiler) appendOtherTail(alts []gbnf.Expr, except []rune, tail gbnf.E
 	// it is never an alias.
 	put(&cp.tailNot, r, e)
 	return append(alts, e)
+}
+
+// tailNotName is the name of the rule canonical-tail-not-r: r itself when
+// it is a letter or digit, else x and its hex code.
+func tailNotName(r rune) string {
+	if r < utf8.RuneSelf {
+		return tailNotRefs[r].Name
+	}
+	return tailNotPrefix + "x" + strconv.FormatInt(int64(r), 16)
+}
+
+const tailNotPrefix = "canonical-tail-not-"
+
+// tailNotRefs is, per ASCII rune r, the one reference node to
+// canonical-tail-not-r in every grammar, and tailNotRunes its inverse.
+var tailNotRefs, tailNotRunes = func() (refs [utf8.RuneSelf]gbnf.Ref, runes map[string]rune) {
+	runes = make(map[string]rune, len(refs))
+	for r := range rune(utf8.RuneSelf) {
+		suffix := string(r)
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			suffix = "x" + strconv.FormatInt(int64(r), 16)
+		}
+		refs[r].Name = tailNotPrefix + suffix
+		runes[refs[r].Name] = r
+	}
+	return refs, runes
+}()
+
+// asciiTailNot is the reference to canonical-tail-not-r for ASCII r, the
+// rule added with the prelude's body on first use; nil when r is not ASCII,
+// while the prelude is built, or when the name is a schema's rule already
+// (then shared names the rule otherwise). It is what shared does for the
+// other helpers, by a bit instead of three maps: the first use of each rune
+// was a tenth of compiling a small object with extras allowed.
+func (cp *compiler) asciiTailNot(r rune) gbnf.Expr {
+	if r >= utf8.RuneSelf || cp.recording != nil {
+		return nil
+	}
+	use := &tailNotRefs[r]
+	word, bit := &cp.tailNotTaken[r>>6], uint64(1)<<(r&63)
+	if *word&bit != 0 {
+		return use
+	}
+	if cp.nameTaken(use.Name) {
+		return nil
+	}
+	*word |= bit
+	cp.newRule(use.Name, tailNotBody(cp.ws, r))
+	return use
+}
+
+// hasTailNot reports whether name is a canonical-tail-not-r rule that
+// asciiTailNot added.
+func (cp *compiler) hasTailNot(name string) bool {
+	if cp.tailNotTaken == [2]uint64{} || len(name) <= len(tailNotPrefix) || name[:len(tailNotPrefix)] != tailNotPrefix {
+		return false
+	}
+	r, ok := tailNotRunes[name]
+	return ok && cp.tailNotTaken[r>>6]&(1<<(r&63)) != 0
 }
 
 // thenTail is (x) tail written without the group: x's alternatives each
