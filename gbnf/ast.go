@@ -13,6 +13,8 @@ type Rule struct {
 	Name string
 	Expr Expr
 	Pos  Pos // where the rule was defined; zero for built grammars
+
+	frozen *frozen // set by Freeze
 }
 
 // Pos is a 1-based line and column (in bytes) in a grammar text.

@@ -91,18 +91,30 @@ func appendGrammar(b []byte, g *Grammar) ([]byte, error) {
 		if r == nil {
 			return b, fmt.Errorf("gbnf: rule %d is nil", i)
 		}
-		if !validName(r.Name) {
-			return b, fmt.Errorf("gbnf: rule name %q is not a GBNF name", r.Name)
+		if f := r.frozenAs(); f != nil {
+			b = append(b, f.line...) // printed by Freeze
+			continue
 		}
-		b = append(b, r.Name...)
-		b = append(b, " ::= "...)
 		var err error
-		if b, err = appendExpr(b, r.Expr, ctxTop); err != nil {
-			return b, fmt.Errorf("gbnf: rule %s: %w", r.Name, err)
+		if b, err = appendRule(b, r); err != nil {
+			return b, err
 		}
-		b = append(b, '\n')
 	}
 	return b, nil
+}
+
+// appendRule appends r's line, "name ::= body\n", to b.
+func appendRule(b []byte, r *Rule) ([]byte, error) {
+	if !validName(r.Name) {
+		return b, fmt.Errorf("gbnf: rule name %q is not a GBNF name", r.Name)
+	}
+	b = append(b, r.Name...)
+	b = append(b, " ::= "...)
+	var err error
+	if b, err = appendExpr(b, r.Expr, ctxTop); err != nil {
+		return b, fmt.Errorf("gbnf: rule %s: %w", r.Name, err)
+	}
+	return append(b, '\n'), nil
 }
 
 // printCtx is where an expression is printed, which decides its parentheses.

@@ -31,16 +31,27 @@ func Validate(g *Grammar) error {
 	}
 	v := validators.Get().(*validator)
 	defer v.release()
+	v.check(g.Rules, true)
+	if len(v.errs) == 0 {
+		return nil
+	}
+	return v.errs
+}
+
+// check validates rules as Validate does, the rule named root required
+// only when needRoot, and leaves in v what Freeze reads: the index of each
+// name, the effective rules, and which rules are nullable.
+func (v *validator) check(rules []*Rule, needRoot bool) {
 	v.errs = nil // handed to the caller, never reused
 	// Each name's index in first-definition order; it doubles as the set
 	// of defined names. Later stages work on these indices: string-keyed
 	// maps per rule were most of Validate's cost on compiled grammars.
 	index := &v.index
-	index.reset(len(g.Rules))
+	index.reset(len(rules))
 	effective := v.effective[:0] // by index: the last definition of each name
 	v.nameOK = v.nameOK[:0]      // by index: the name is a GBNF name
-	ruleIndex := grow(v.ruleIndex, len(g.Rules))
-	for i, r := range g.Rules {
+	ruleIndex := grow(v.ruleIndex, len(rules))
+	for i, r := range rules {
 		if r == nil {
 			v.add(Pos{}, "rule %d is nil", i)
 			continue
@@ -55,17 +66,21 @@ func Validate(g *Grammar) error {
 		v.nameOK = append(v.nameOK, validName(r.Name))
 	}
 	v.effective, v.ruleIndex = effective, ruleIndex
+	v.trusted = v.trustFrozen(rules)
 	// The node checks also list, for each effective rule, the rules it
 	// uses (nullability needs them) and its unbounded repetitions (checked
 	// once nullability is known): one walk is cheaper than three.
 	v.lastUser = zeroed(v.lastUser, len(effective))
 	v.uses = v.uses[:0]
 	v.stars = v.stars[:0]
-	for k, r := range g.Rules {
+	for k, r := range rules {
 		if r == nil {
 			continue
 		}
 		i := ruleIndex[k]
+		if v.trusted && r.frozenAs() != nil {
+			continue // checked when frozen, and so is all it refers to
+		}
 		if !v.nameOK[i] {
 			v.add(r.Pos, "rule name %q is not a GBNF name: use letters, digits and -", r.Name)
 		}
@@ -76,17 +91,13 @@ func Validate(g *Grammar) error {
 		v.rule = r.Name
 		v.expr(r.Expr)
 	}
-	if _, ok := index.find("root"); !ok {
+	if _, ok := index.find("root"); needRoot && !ok {
 		v.add(Pos{}, "no rule named root: matching starts there")
 	}
 	if len(v.errs) == 0 {
 		v.leftRecursion(effective)
 	}
-	if len(v.errs) == 0 {
-		return nil
-	}
 	v.errs.sort()
-	return v.errs
 }
 
 // validator is Validate's working state. Its arrays are kept in a pool
@@ -112,6 +123,7 @@ type validator struct {
 	path      []frame
 	users     adjacency // the rules that reference each rule
 	corners   adjacency // the rules each rule can start with
+	trusted   bool      // the frozen rules are taken as checked (trustFrozen)
 }
 
 var validators = sync.Pool{New: func() any { return new(validator) }}
@@ -393,6 +405,9 @@ func (v *validator) leftRecursion(rules []*Rule) {
 	lc.corners = v.uses[:0] // grouped already: reuse its array
 	lc.lastFrom = zeroed(v.lastFrom, len(rules))
 	for i, r := range rules {
+		if v.trusted && r.frozenAs() != nil {
+			continue // no left corner of a frozen rule leads out of its set
+		}
 		lc.from = int32(i)
 		lc.of(r.Expr)
 	}
@@ -490,10 +505,17 @@ func (v *validator) nullableRules(rules []*Rule) []bool {
 	for i := range work {
 		work[i] = int32(i)
 	}
+	if v.trusted {
+		for i, r := range rules {
+			if f := r.frozenAs(); f != nil {
+				lc.nullable[i] = f.nullable
+			}
+		}
+	}
 	for len(work) > 0 {
 		i := work[len(work)-1]
 		work = work[:len(work)-1]
-		if lc.nullable[i] || !lc.of(rules[i].Expr) {
+		if lc.nullable[i] || v.trusted && rules[i].frozenAs() != nil || !lc.of(rules[i].Expr) {
 			continue
 		}
 		lc.nullable[i] = true
