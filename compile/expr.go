@@ -317,6 +317,15 @@ func pointerName(ptr string) string {
 	return sanitize(strings.Join(segs, "-"))
 }
 
+// addFrozen appends a rule shared by every grammar (the prelude's, frozen:
+// see gbnf.Freeze) to the grammar.
+func (cp *compiler) addFrozen(r *gbnf.Rule) {
+	if cp.g.Rules == nil {
+		cp.g.Rules = make([]*gbnf.Rule, 0, 48)
+	}
+	cp.g.Rules = append(cp.g.Rules, r)
+}
+
 // newRule appends a rule to the grammar. Rules come from blocks, and the
 // list starts with room for a typical grammar: a rule and the list's growth
 // were a fifth of a small object's allocations.
@@ -362,7 +371,7 @@ func (cp *compiler) shared(key string, build func(name string) gbnf.Expr) gbnf.E
 	if t := cp.templates.byKey[key]; t != nil && t.use != nil { // a reserved name: no maps
 		if cp.taken&(1<<t.bit) == 0 {
 			cp.taken |= 1 << t.bit
-			cp.newRule(key, t.body)
+			cp.addFrozen(t.rule)
 			for _, k := range t.uses { // every one has a template
 				cp.shared(k, nil)
 			}

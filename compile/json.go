@@ -480,7 +480,7 @@ func (cp *compiler) appendOtherTail(alts []gbnf.Expr, except []rune, tail gbnf.E
 	}
 	e := cp.shared(tailNotName(r), func(string) gbnf.Expr {
 		if r < utf8.RuneSelf && cp.recording == nil { // (not while the prelude is built: it waits for that)
-			return tailNotBody(cp.ws, r) // built once per process (prelude.go)
+			return tailNotRule(cp.ws, r).Expr // built once per process (prelude.go)
 		}
 		return thenTail(cp.canonicalChar(except), tail)
 	})
@@ -536,7 +536,7 @@ func (cp *compiler) asciiTailNot(r rune) gbnf.Expr {
 		return nil
 	}
 	*word |= bit
-	cp.newRule(use.Name, tailNotBody(cp.ws, r))
+	cp.addFrozen(tailNotRule(cp.ws, r))
 	return use
 }
 

@@ -17,8 +17,11 @@ import (
 // per whitespace mode, on the first compile (about 30 µs), and every compile
 // hands out the same bodies (shared): a grammar's expressions are
 // read-only, the same contract as the shared one-character literals.
-// TestPreludeUnchanged checks that nothing writes to them. The bodies of
-// "any character but X, then the rest" for ASCII X (tailNotBody) are built
+// TestPreludeUnchanged checks that nothing writes to them. Those with a
+// reserved name are whole shared rules, frozen (gbnf.Freeze): printed and
+// checked once, not in every grammar, where they are half the text of a
+// small one. The bodies of
+// "any character but X, then the rest" for ASCII X (tailNotRule) are built
 // the first time a compile needs each: all 128 at once took 450 µs, a cost
 // a one-schema process such as the CLI would pay for a handful of them.
 
@@ -33,11 +36,13 @@ type template struct {
 	refs   []string
 	choice bool
 	// For a rule with a reserved name (helperNames), the same in every
-	// grammar: the one reference node every grammar uses (prune's alias
+	// grammar: the rule itself, frozen (gbnf.Freeze: printed and checked
+	// once), the one reference node every grammar uses (prune's alias
 	// renaming never writes a name it does not change), and its bit in
 	// compiler.taken.
-	use gbnf.Expr
-	bit uint
+	rule *gbnf.Rule
+	use  gbnf.Expr
+	bit  uint
 }
 
 // preludeSet is the prelude of one whitespace mode: the templates by key,
@@ -109,10 +114,17 @@ func buildPrelude(ws Whitespace) map[string]*template {
 	}
 	// Bits in the order of helperNames, so that they never depend on the
 	// order of a map.
+	var frozen []*gbnf.Rule
 	for i, name := range helperNames {
 		if t := out[name]; t != nil {
+			t.rule = &gbnf.Rule{Name: name, Expr: t.body}
 			t.use, t.bit = ref(name), uint(i)
+			frozen = append(frozen, t.rule)
 		}
+	}
+	// They refer only to each other (checked above).
+	if err := gbnf.Freeze(frozen); err != nil {
+		panic("compile: the prelude is not valid GBNF: " + err.Error())
 	}
 	return out
 }
@@ -135,27 +147,37 @@ func (u *useRecorder) asked(key string) {
 	}
 }
 
-// tailNotBodies holds, per whitespace mode and ASCII rune X, the body of
-// canonical-tail-not-X once a compile has built it.
-var tailNotBodies [2][utf8.RuneSelf]atomic.Pointer[gbnf.Expr]
+// tailNotRules holds, per whitespace mode and ASCII rune X, the rule
+// canonical-tail-not-X once a compile has built it, frozen with the
+// prelude's rules it refers to.
+var tailNotRules [2][utf8.RuneSelf]atomic.Pointer[gbnf.Rule]
 
-// tailNotBody is the shared body of canonical-tail-not-r for ASCII r. Two
-// compiles that miss at once both build it and one store wins: the bodies
+// tailNotRule is the shared rule canonical-tail-not-r for ASCII r. Two
+// compiles that miss at once both build it and one store wins: the rules
 // are the same, so grammars do not depend on which.
-func tailNotBody(ws gbnf.Expr, r rune) gbnf.Expr {
+func tailNotRule(ws gbnf.Expr, r rune) *gbnf.Rule {
 	mode := Bounded
 	if isEpsilon(ws) {
 		mode = Compact
 	}
-	slot := &tailNotBodies[0][r]
+	slot := &tailNotRules[0][r]
 	if mode == Compact {
-		slot = &tailNotBodies[1][r]
+		slot = &tailNotRules[1][r]
 	}
-	if e := slot.Load(); e != nil {
-		return *e
+	if rule := slot.Load(); rule != nil {
+		return rule
 	}
 	cp := newCompiler(&subsetcheck.Checked{}, Options{Whitespace: mode})
-	e := thenTail(cp.canonicalChar([]rune{r}), cp.canonicalTail())
-	slot.CompareAndSwap(nil, &e)
-	return *slot.Load()
+	rule := &gbnf.Rule{Name: tailNotRefs[r].Name, Expr: thenTail(cp.canonicalChar([]rune{r}), cp.canonicalTail())}
+	set := []*gbnf.Rule{rule}
+	for _, t := range cp.templates.byKey {
+		if t.rule != nil {
+			set = append(set, t.rule)
+		}
+	}
+	if err := gbnf.Freeze(set); err != nil {
+		panic("compile: canonical-tail-not-" + string(r) + " is not valid GBNF: " + err.Error())
+	}
+	slot.CompareAndSwap(nil, rule)
+	return slot.Load()
 }

@@ -75,15 +75,25 @@ func TestPreludeUnchanged(t *testing.T) {
 		}
 		for r := range rune(utf8.RuneSelf) {
 			cp := newCompiler(&subsetcheck.Checked{}, Options{Whitespace: ws})
-			fresh := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: "x", Expr: thenTail(cp.canonicalChar([]rune{r}), cp.canonicalTail())}}}
-			shared := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: "x", Expr: tailNotBody(cp.ws, r)}}}
-			if fresh.String() != shared.String() {
-				t.Errorf("%s: the shared body of canonical-tail-not-%q changed:\n%s\nwant:\n%s", ws, r, shared, fresh)
+			rule := tailNotRule(cp.ws, r)
+			fresh := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: rule.Name, Expr: thenTail(cp.canonicalChar([]rune{r}), cp.canonicalTail())}}}
+			shared := &gbnf.Grammar{Rules: []*gbnf.Rule{rule}} // printed by Freeze
+			walked := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: rule.Name, Expr: rule.Expr}}}
+			if fresh.String() != shared.String() || fresh.String() != walked.String() {
+				t.Errorf("%s: the shared rule canonical-tail-not-%q changed:\n%s%s\nwant:\n%s", ws, r, shared, walked, fresh)
 			}
 		}
 		for key, tp := range prelude(ws).byKey {
 			if tp.use != nil && tp.use.(*gbnf.Ref).Name != key {
 				t.Errorf("%s: the shared reference to %s now names %s", ws, key, tp.use.(*gbnf.Ref).Name)
+			}
+			if tp.rule == nil {
+				continue
+			}
+			frozen := &gbnf.Grammar{Rules: []*gbnf.Rule{tp.rule}}
+			walked := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: tp.rule.Name, Expr: tp.rule.Expr}}}
+			if tp.rule.Name != key || tp.rule.Expr != tp.body || frozen.String() != walked.String() {
+				t.Errorf("%s: the shared rule %s changed: %s printed as frozen, now %s", ws, key, frozen, walked)
 			}
 		}
 	}
