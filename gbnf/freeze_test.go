@@ -24,7 +24,9 @@ var freezeCases = []struct {
 		[]string{"n"}, "can match the empty string",
 	},
 	{ // left recursion behind a frozen nullable rule
-		func() *Grammar { return rules("root", mkSeq(mkRef("n"), mkRef("root"), mkLit("z")), "n", mkAlt(mkLit(""), mkLit("x"))) },
+		func() *Grammar {
+			return rules("root", mkSeq(mkRef("n"), mkRef("root"), mkLit("z")), "n", mkAlt(mkLit(""), mkLit("x")))
+		},
 		[]string{"n"}, "left recursion: root -> root",
 	},
 	{ // a frozen rule's reference redefined later to close a cycle through it
