@@ -1,6 +1,9 @@
 package compile
 
 import (
+	"slices"
+	"sync"
+
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 )
 
@@ -15,27 +18,34 @@ import (
 // and hashing names again at every step was a quarter of compile time.
 func (cp *compiler) prune() bool {
 	rules := cp.g.Rules
-	index := make(map[string]int32, len(rules))
+	sc := pruneScratches.Get().(*pruneScratch)
+	defer sc.release(len(rules))
+	if sc.index == nil {
+		sc.index = make(map[string]int32, len(rules))
+	}
+	index := sc.index
 	for i, r := range rules {
 		index[r.Name] = int32(i)
 	}
-	uses := collectUses(rules, index, cp.templates.byBody)
+	uses := sc.uses.reset(rules, index, cp.templates.byBody)
 	// A worklist: when a rule turns productive, only the rules that use it
 	// are looked at again. Sweeping every rule until nothing changes took
 	// one sweep per link of a chain (first[i] -> first[i+1] of a wide
 	// object), quadratic: half a minute for 10,000 properties.
-	users := uses.users()
-	productive := make([]bool, len(rules))
+	users := uses.users(&sc.users)
+	productive := zeroed(sc.productive, len(rules))
+	sc.productive = productive
 	isProductive := func(name string) bool {
 		i, ok := index[name]
 		return ok && productive[i]
 	}
 	// Backwards: a rule is mostly created before the rules it uses, so the
 	// stack pops used rules first.
-	work := make([]int32, len(rules))
+	work := grow(sc.work, len(rules))
 	for i := range work {
 		work[i] = int32(i)
 	}
+	defer func() { sc.work = work[:0] }()
 	// Rules that use no rule (ws, hex) first: most rules use one made
 	// early, and each would otherwise fail one walk of derives before it
 	// is productive, then be looked at again.
@@ -71,9 +81,11 @@ func (cp *compiler) prune() bool {
 	}
 	aliasOf := skipAliases(rules, productive, uses)
 	// Keep the rules reachable from root, in their first-created order.
-	reach := make([]bool, len(rules))
+	reach := zeroed(sc.reach, len(rules))
+	sc.reach = reach
 	reach[root] = true
-	stack := []int32{root}
+	stack := append(sc.stack[:0], root)
+	defer func() { sc.stack = stack[:0] }()
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -110,12 +122,71 @@ type ruleUses struct {
 }
 
 func collectUses(rules []*gbnf.Rule, index map[string]int32, known map[gbnf.Expr]*template) *ruleUses {
-	u := &ruleUses{index: index, known: known, refs: make([][]int32, len(rules)), flat: make([]int32, 0, 4*len(rules)),
-		missing: make([]bool, len(rules)), choice: make([]bool, len(rules)), seen: make([]int32, len(rules))}
+	return new(ruleUses).reset(rules, index, known)
+}
+
+// reset makes u the uses of rules, in u's arrays when they are large enough.
+func (u *ruleUses) reset(rules []*gbnf.Rule, index map[string]int32, known map[gbnf.Expr]*template) *ruleUses {
+	n := len(rules)
+	u.index, u.known, u.gen = index, known, 0
+	u.refs = zeroed(u.refs, n)
+	u.flat = slices.Grow(u.flat[:0], 4*n)
+	u.missing, u.choice, u.seen = zeroed(u.missing, n), zeroed(u.choice, n), zeroed(u.seen, n)
 	for i, r := range rules {
 		u.collect(i, r.Expr)
 	}
 	return u
+}
+
+// pruneScratch is prune's working memory, kept in a pool between compiles:
+// its maps and arrays were a tenth of a small compile's allocations.
+type pruneScratch struct {
+	index      map[string]int32
+	uses       ruleUses
+	users      adjacency
+	productive []bool
+	reach      []bool
+	work       []int32
+	stack      []int32
+}
+
+var pruneScratches = sync.Pool{New: func() any { return new(pruneScratch) }}
+
+// maxPooledPrune is the most rules a grammar may have for prune's scratch
+// to go back to the pool: a huge grammar's arrays go to the garbage
+// collector instead of staying with the pool (and a large map would be
+// cleared at every use).
+const maxPooledPrune = 1 << 10
+
+// release returns sc to the pool, holding no grammar's names or nodes.
+func (sc *pruneScratch) release(rules int) {
+	if rules > maxPooledPrune {
+		return
+	}
+	clear(sc.index)
+	sc.uses.index, sc.uses.known = nil, nil
+	clear(sc.uses.refs) // slices of flat, which holds only numbers
+	pruneScratches.Put(sc)
+}
+
+// zeroed is s resized to n elements, all zero, reusing its array when it
+// is large enough.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// grow is s resized to n elements, reusing its array when it is large
+// enough; the elements are not cleared.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // collect lists the references of rule i, whose body is e.
@@ -170,10 +241,11 @@ func (u *ruleUses) ref(i int, name string) {
 	}
 }
 
-// users lists, for each rule, the rules that refer to it.
-func (u *ruleUses) users() adjacency {
+// users lists, for each rule, the rules that refer to it, in a's arrays
+// when they are large enough.
+func (u *ruleUses) users(a *adjacency) adjacency {
 	n := len(u.refs)
-	start := make([]int32, n+2)
+	start := zeroed(a.start, n+2)
 	for _, refs := range u.refs {
 		for _, j := range refs {
 			start[j+2]++
@@ -182,14 +254,15 @@ func (u *ruleUses) users() adjacency {
 	for i := 2; i <= n+1; i++ {
 		start[i] += start[i-1]
 	}
-	to := make([]int32, start[n+1])
+	to := grow(a.to, int(start[n+1]))
 	for i, refs := range u.refs {
 		for _, j := range refs {
 			to[start[j+1]] = int32(i)
 			start[j+1]++
 		}
 	}
-	return adjacency{start: start[:n+1], to: to}
+	*a = adjacency{start: start[:n+1], to: to}
+	return *a
 }
 
 // adjacency lists, for each rule index i, the rules to[start[i]:start[i+1]]:
