@@ -52,6 +52,7 @@ type PeerRecord struct {
 type Side struct {
 	Status       string   `json:"status"` // compiled, refused, crash, bad-grammar (llama.cpp cannot load it), engine-died
 	CompileUs    float64  `json:"compile_us,omitempty"`
+	ParseUs      float64  `json:"parse_us,omitempty"`   // peer: JSON.parse of the schema text (our Compile reads the text itself)
 	ConvertUs    float64  `json:"convert_us,omitempty"` // peer: the converter alone, without llama.cpp's parse
 	LoadUs       float64  `json:"load_us,omitempty"`    // llama.cpp parsing the grammar
 	GrammarBytes int      `json:"grammar_bytes,omitempty"`
@@ -118,6 +119,7 @@ func PeerTables(recs []PeerRecord) string {
 		fmt.Fprintf(&b, "| %s | %d (%s) |\n", row.label, c, pct(c, n))
 	}
 
+	var fromText, fromTextRatio, oursPerByte, peerPerByte, perByteRatio []float64
 	var oursUs, peerUs, convUs, usRatio, convRatio, oursReady, oursLoad, peerLoad, oursBytes, peerBytes, bytesRatio, oursRules, peerRules []float64
 	var goBytes, goUs, llamaUs float64
 	var matchRatio []float64
@@ -137,6 +139,14 @@ func PeerTables(recs []PeerRecord) string {
 		peerUs = append(peerUs, r.Peer.CompileUs)
 		convUs = append(convUs, r.Peer.ConvertUs)
 		convRatio = append(convRatio, r.Ours.CompileUs/r.Peer.ConvertUs)
+		if r.Peer.ParseUs > 0 { // absent from runs before it was measured
+			fromText = append(fromText, r.Peer.ParseUs+r.Peer.ConvertUs)
+			fromTextRatio = append(fromTextRatio, r.Ours.CompileUs/(r.Peer.ParseUs+r.Peer.ConvertUs))
+		}
+		if r.Ours.GrammarBytes > 0 && r.Peer.GrammarBytes > 0 {
+			o, p := 1e3*r.Ours.CompileUs/float64(r.Ours.GrammarBytes), 1e3*r.Peer.ConvertUs/float64(r.Peer.GrammarBytes)
+			oursPerByte, peerPerByte, perByteRatio = append(oursPerByte, o), append(peerPerByte, p), append(perByteRatio, o/p)
+		}
 		oursReady = append(oursReady, r.Ours.CompileUs+r.Ours.LoadUs)
 		usRatio = append(usRatio, (r.Ours.CompileUs+r.Ours.LoadUs)/r.Peer.CompileUs)
 		oursLoad = append(oursLoad, r.Ours.LoadUs)
@@ -157,6 +167,10 @@ func PeerTables(recs []PeerRecord) string {
 		return fmt.Sprintf("%.2f / %.2f / %.2f", s.Median, s.P90, s.Max)
 	}
 	fmt.Fprintf(&b, "| compile µs, converter alone (ours: Compile; peer: getGbnfGrammarForGbnfJsonSchema; fastest of two runs each) | %s | %s | %s |\n", dist(oursUs, "%.0f"), dist(convUs, "%.0f"), ratio(convRatio))
+	if len(fromText) > 0 {
+		fmt.Fprintf(&b, "| compile µs from the schema's text (ours: Compile, which reads it; peer: JSON.parse, then the converter; fastest of two runs each) | %s | %s | %s |\n", dist(oursUs, "%.0f"), dist(fromText, "%.0f"), ratio(fromTextRatio))
+	}
+	fmt.Fprintf(&b, "| compile ns per grammar byte written (the converter alone; ours writes the larger grammar) | %s | %s | %s |\n", dist(oursPerByte, "%.1f"), dist(peerPerByte, "%.1f"), ratio(perByteRatio))
 	fmt.Fprintf(&b, "| compile and llama.cpp's parse µs (ours: the above + createGrammar; peer: createGrammarForJsonSchema) | %s | %s | %s |\n", dist(oursReady, "%.0f"), dist(peerUs, "%.0f"), ratio(usRatio))
 	fmt.Fprintf(&b, "| llama.cpp grammar load µs | %s | %s | |\n", dist(oursLoad, "%.0f"), dist(peerLoad, "%.0f"))
 	fmt.Fprintf(&b, "| grammar bytes | %s | %s | %s |\n", dist(oursBytes, "%.0f"), dist(peerBytes, "%.0f"), ratio(bytesRatio))

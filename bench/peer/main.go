@@ -140,6 +140,7 @@ func (r *runner) one(s bench.Schema, decode bool) bench.PeerRecord {
 	// The peer.
 	var peer struct {
 		GBNF      string   `json:"gbnf"`
+		ParseUs   float64  `json:"parse_us"`
 		ConvertUs float64  `json:"convert_us"`
 		CreateUs  float64  `json:"create_us"`
 		Warnings  []string `json:"warnings"`
@@ -152,7 +153,7 @@ func (r *runner) one(s bench.Schema, decode bool) bench.PeerRecord {
 	case peer.Error != "":
 		rec.Peer.Status, rec.Peer.Error = "refused", firstLine(peer.Error)
 	default:
-		rec.Peer.CompileUs, rec.Peer.ConvertUs, rec.Peer.Warnings = peer.CreateUs, peer.ConvertUs, peer.Warnings
+		rec.Peer.CompileUs, rec.Peer.ParseUs, rec.Peer.ConvertUs, rec.Peer.Warnings = peer.CreateUs, peer.ParseUs, peer.ConvertUs, peer.Warnings
 		var ok bool
 		peerText, ok = bench.StripPeerSuffix(peer.GBNF)
 		if !ok {
