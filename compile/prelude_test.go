@@ -69,6 +69,9 @@ func TestPreludeUnchanged(t *testing.T) {
 		}
 	}
 	wg.Wait()
+	if len(emptySeq.Items) != 0 {
+		t.Errorf("a compile added items to the shared empty sequence: %v", emptySeq.Items)
+	}
 	for _, ws := range []Whitespace{Bounded, Compact} {
 		if got, want := printTemplates(prelude(ws).byKey), printTemplates(buildPrelude(ws)); got != want {
 			t.Errorf("%s: a compile changed the shared prelude:\n%s\nwant:\n%s", ws, got, want)
