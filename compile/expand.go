@@ -68,7 +68,7 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 		return nil, true
 	}
 	if s.Ref == nil && s.AnyOf == nil { // most schemas: nothing to combine, no way back to s
-		alts := []alternative{{plain: own(s)}}
+		alts := []alternative{{plain: s}} // its own keywords already: no copy
 		cp.expanded[s] = alts
 		return alts, true
 	}
