@@ -46,7 +46,8 @@ func (cp *compiler) body(s *subsetcheck.Schema, name string) gbnf.Expr {
 	if !ok {
 		return nil
 	}
-	var exprs []gbnf.Expr
+	var buf [4]gbnf.Expr // alt copies them out: most schemas have one alternative
+	exprs := buf[:0]
 	for i, a := range alts {
 		base := name
 		if len(alts) > 1 {
@@ -74,7 +75,8 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		return cp.anyValue()
 	}
 	t := p.Types
-	var alts []gbnf.Expr
+	var buf [8]gbnf.Expr // one per type at most (two for boolean); alt copies them out
+	alts := buf[:0]
 	if t&subsetcheck.TObject != 0 {
 		alts = append(alts, cp.objectExpr(p, base))
 	}
@@ -258,7 +260,7 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		}
 		// The nodes come from the slab (slab.go): members are the most
 		// nodes a compile makes after extra-name tries.
-		mem := cp.slab.seq(lit(quotedName(m.name)), ws, lit(":"), ws, m.value, ws)
+		mem := cp.slab.seq(cp.slab.lit(quotedName(m.name)), ws, lit(":"), ws, m.value, ws)
 		withComma := cp.slab.seq(lit(","), ws, mem, after)
 		if m.required {
 			first = cp.slab.seq(mem, after)

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"slices"
+	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 )
@@ -14,6 +15,7 @@ import (
 type nodeSlab struct {
 	seqs  []gbnf.Seq
 	alts  []gbnf.Alt
+	lits  []gbnf.Lit
 	items []gbnf.Expr
 }
 
@@ -68,4 +70,17 @@ func (s *nodeSlab) alt(items ...gbnf.Expr) gbnf.Expr {
 	}
 	s.alts = append(s.alts, gbnf.Alt{Alts: s.list(out)})
 	return &s.alts[len(s.alts)-1]
+}
+
+// lit is what the function lit builds, the literal text; a new one comes
+// from a block (an object member's quoted name: one per member).
+func (s *nodeSlab) lit(text string) gbnf.Expr {
+	if len(text) == 1 && text[0] < utf8.RuneSelf {
+		return &asciiLits[text[0]]
+	}
+	if len(s.lits) == cap(s.lits) {
+		s.lits = make([]gbnf.Lit, 0, slabNodes/2)
+	}
+	s.lits = append(s.lits, gbnf.Lit{Text: text})
+	return &s.lits[len(s.lits)-1]
 }
