@@ -2,6 +2,7 @@ package subsetcheck
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
@@ -240,10 +241,38 @@ func (s *scanner) describe(offset int) string {
 func (s *scanner) skipSpace() {
 	// A local index: the field would be loaded and stored at every byte.
 	i, d := s.pos, s.data
-	for i < len(d) && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r') {
+	for i < len(d) {
+		// Indentation eight spaces at a time.
+		if i+8 <= len(d) && binary.LittleEndian.Uint64(d[i:]) == eightSpaces {
+			i += 8
+			continue
+		}
+		if c := d[i]; c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+			break
+		}
 		i++
 	}
 	s.pos = i
+}
+
+const (
+	eightSpaces = 0x2020202020202020
+	lowBits     = 0x0101010101010101 // the lowest bit of each byte
+	highBits    = 0x8080808080808080 // the highest bit of each byte
+)
+
+// plainWord reports whether the eight bytes of w (the text at i, read
+// little-endian) are all plain string bytes (see plainStringByte): none is
+// 0x80 or more, less than 0x20, '"' or '\\'. Each test is exact: a byte
+// less than n (at most 0x80) borrows in w - n*lowBits and has its high bit
+// clear in ^w, and a byte that borrows was itself below n.
+func plainWord(w uint64) bool {
+	quote, backslash := w^('"'*lowBits), w^('\\'*lowBits) // zero bytes where w has one
+	special := w & highBits                               // non-ASCII
+	special |= (w - 0x20*lowBits) &^ w                    // a control character
+	special |= (quote - lowBits) &^ quote                 // '"'
+	special |= (backslash - lowBits) &^ backslash
+	return special&highBits == 0
 }
 
 func (s *scanner) scan() {
@@ -589,7 +618,10 @@ func (s *scanner) str() (escaped bool) {
 	reportedUTF8 := false
 	for {
 		// Runs of plain bytes, the bulk of every string, with a local
-		// index and one table look-up per byte.
+		// index: eight bytes at a time, then one table look-up per byte.
+		for i+8 <= len(d) && plainWord(binary.LittleEndian.Uint64(d[i:])) {
+			i += 8
+		}
 		for i < len(d) && plainStringByte[d[i]] {
 			i++
 		}

@@ -1,7 +1,10 @@
 package subsetcheck
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -249,5 +252,44 @@ func TestCanonicalKeyAgreesWithEqual(t *testing.T) {
 				t.Errorf("%s vs %s: Equal %v, same key %v (%q, %q)", texts[i], texts[j], eq, same, CanonicalKey(a), CanonicalKey(b))
 			}
 		}
+	}
+}
+
+// TestPlainWord holds the eight-byte test of str to the byte table: every
+// byte value at every position among plain bytes, and random words.
+func TestPlainWord(t *testing.T) {
+	want := func(b []byte) bool {
+		for _, c := range b {
+			if !plainStringByte[c] {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(b []byte) {
+		if got := plainWord(binary.LittleEndian.Uint64(b)); got != want(b) {
+			t.Fatalf("plainWord(% x) = %v, want %v", b, got, !got)
+		}
+	}
+	for pos := range 8 {
+		for c := range 256 {
+			for _, fill := range []byte{'a', ' ', 0x7f, '!', ']', '#'} {
+				b := bytes.Repeat([]byte{fill}, 8)
+				b[pos] = byte(c)
+				check(b)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1_000_000 {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], r.Uint64())
+		// Mostly plain bytes, so that the words that matter are common.
+		for i := range b {
+			if r.IntN(4) != 0 {
+				b[i] = byte(0x20 + r.IntN(0x60))
+			}
+		}
+		check(b[:])
 	}
 }
