@@ -1185,16 +1185,20 @@ func pointerOrRoot(p string) string {
 // position is one place in the document where a schema stands. Its
 // pointer is spelled only when asked (positions.pointer): the meta pass and
 // the $id check need few of them, and one string per position was nearly
-// half of the pointers the checker built.
+// half of the pointers the checker built. It names its place by the
+// parent's member rather than by copies of the names: positions are many,
+// and their size was most of the walk's work.
 type position struct {
-	v       *Value
-	base    string // the base URI in force there, without fragment
-	keyword string // the parent's member that holds this schema
-	name    string // sub == subName: the schema's name in the keyword's object
-	parent  int    // index of the enclosing schema's position; -1 for the root
-	index   int    // sub == subIndex: the schema's index in the keyword's array
-	sub     subToken
-	boolOK  bool // a boolean is a schema here even in draft-04
+	v      *Value
+	key    *Member // the parent's member that holds this schema; nil for the root
+	parent int     // index of the enclosing schema's position; -1 for the root
+	index  int     // sub != subNone: the schema's index in key.Value's members or items
+	sub    subToken
+}
+
+// boolOK reports whether a boolean is a schema at p even in draft-04.
+func (p *position) boolOK() bool {
+	return p.key != nil && (p.key.Name == "additionalProperties" || p.key.Name == "additionalItems")
 }
 
 // positions are the schema positions of a document, in walk order, root
@@ -1202,6 +1206,14 @@ type position struct {
 type positions struct {
 	at   []position
 	ptrs []string // spelled pointers, "" until asked; made on the first ask
+	ids  []idAt   // the positions with a base-changing $id, in walk order
+}
+
+// idAt is a position whose schema has an $id not starting with '#', and
+// the base URI in force there (without fragment).
+type idAt struct {
+	at   int
+	base string
 }
 
 // subToken says which token follows the keyword in a position's pointer.
@@ -1226,10 +1238,10 @@ func (ps *positions) pointer(i int) string {
 	if ps.ptrs[i] != "" {
 		return ps.ptrs[i]
 	}
-	ptr := join(ps.pointer(p.parent), p.keyword)
+	ptr := join(ps.pointer(p.parent), p.key.Name)
 	switch p.sub {
 	case subName:
-		ptr = join(ptr, p.name)
+		ptr = join(ptr, p.key.Value.Members[p.index].Name)
 	case subIndex:
 		ptr = join(ptr, strconv.Itoa(p.index))
 	}
@@ -1251,34 +1263,36 @@ func (c *checker) schemaPositions() positions {
 	// Most schemas have a dozen positions or more: start there rather than
 	// grow from one.
 	out := make([]position, 0, 16)
+	var ids []idAt
 	// Each item carries its base both parsed and spelled: the spelling
 	// (url.URL.String) changes only at an $id, and making it again for
 	// every position was a third of this walk.
 	type item struct {
 		position
-		base *url.URL
+		base     *url.URL
+		baseSpec string // base without fragment
 	}
 	stack := make([]item, 1, 16)
-	stack[0] = item{position{v: c.doc.Root, base: rootBase, parent: -1}, rootURL}
+	stack[0] = item{position{v: c.doc.Root, parent: -1}, rootURL, rootBase}
 	for len(stack) > 0 && len(out) <= 4*c.lim.MaxSubschemas {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		base := it.base
+		base, baseSpec := it.base, it.baseSpec
 		v := it.v
 		if v.Kind == Object {
 			if id := v.Get(c.idKeyword()); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") {
 				if u, err := url.Parse(id.Str); err == nil {
-					if it.base.Opaque != "" && !u.IsAbs() {
+					if base.Opaque != "" && !u.IsAbs() {
 						// A relative $id against an opaque base ("urn:x")
 						// resolves to the base itself, as validators see it.
-						u = it.base
+						u = base
 					}
-					base = it.base.ResolveReference(u)
-					it.position.base, _, _ = strings.Cut(base.String(), "#")
+					base = base.ResolveReference(u)
+					baseSpec, _, _ = strings.Cut(base.String(), "#")
 				}
+				ids = append(ids, idAt{len(out), baseSpec})
 			}
 		}
-		baseStr := it.position.base
 		out = append(out, it.position)
 		if v.Kind != Object {
 			continue
@@ -1290,48 +1304,43 @@ func (c *checker) schemaPositions() positions {
 			if kw == nil || kw.Shape == ShapeValue {
 				continue
 			}
-			boolOK := m.Name == "additionalProperties" || m.Name == "additionalItems"
-			push := func(v *Value, sub subToken, name string, index int) {
-				stack = append(stack, item{position{v: v, base: baseStr, boolOK: boolOK, parent: parent, keyword: m.Name, sub: sub, name: name, index: index}, base})
+			push := func(v *Value, sub subToken, index int) {
+				stack = append(stack, item{position{v: v, key: m, parent: parent, sub: sub, index: index}, base, baseSpec})
 			}
 			val := m.Value
 			switch shape := kw.Shape; {
 			case shape == ShapeSchema, shape == ShapeItems && val.Kind != Array:
-				push(val, subNone, "", 0)
+				push(val, subNone, 0)
 			case shape == ShapeSchemaMap, shape == ShapeDependency:
 				for j := len(val.Members) - 1; j >= 0; j-- {
 					if shape == ShapeDependency && val.Members[j].Value.Kind == Array {
 						continue
 					}
-					push(val.Members[j].Value, subName, val.Members[j].Name, 0)
+					push(val.Members[j].Value, subName, j)
 				}
 			case shape == ShapeSchemaList, shape == ShapeItems:
 				for j := len(val.Items) - 1; j >= 0; j-- {
-					push(val.Items[j], subIndex, "", j)
+					push(val.Items[j], subIndex, j)
 				}
 			}
 		}
 	}
-	return positions{at: out}
+	return positions{at: out, ids: ids}
 }
 
 // checkDuplicateIDs refuses two subschemas with the same base URI, which
 // validators refuse too.
 func (c *checker) checkDuplicateIDs(ps *positions) {
+	if len(ps.ids) < 2 {
+		return
+	}
 	seen := map[string]int{} // resolved URI -> position of its first schema
-	for i := range ps.at {
-		p := &ps.at[i]
-		if p.v.Kind != Object {
-			continue
-		}
-		id := p.v.Get(c.idKeyword())
-		if id == nil || id.Kind != String || strings.HasPrefix(id.Str, "#") {
-			continue
-		}
-		if first, dup := seen[p.base]; dup {
-			c.errorAt(CodeBadKeywordValue, join(ps.pointer(i), c.idKeyword()), id.Offset, "%q is also the $id of %q; each $id must be unique in a document", id.Str, pointerOrRoot(ps.pointer(first)))
+	for _, id := range ps.ids {
+		if first, dup := seen[id.base]; dup {
+			idv := ps.at[id.at].v.Get(c.idKeyword())
+			c.errorAt(CodeBadKeywordValue, join(ps.pointer(id.at), c.idKeyword()), idv.Offset, "%q is also the $id of %q; each $id must be unique in a document", idv.Str, pointerOrRoot(ps.pointer(first)))
 		} else {
-			seen[p.base] = i
+			seen[id.base] = id.at
 		}
 	}
 }
@@ -1348,7 +1357,7 @@ func (c *checker) metaPass(ps *positions) {
 			break
 		}
 		p := &ps.at[i]
-		ctx := buildContext{root: i == 0, boolOK: p.boolOK}
+		ctx := buildContext{root: i == 0, boolOK: p.boolOK()}
 		if c.builtAt(p.v) == nil {
 			c.build(ps.pointer(i), p.v, ctx)
 		} else if c.draft <= Draft7 && p.v.Kind == Object && p.v.Get("$ref") != nil {
