@@ -140,9 +140,10 @@ type compiler struct {
 	// nameRests are extra-name trie nodes with one name left, by the rest
 	// of that name (nameRest).
 	nameRests map[string]gbnf.Expr
-	slab      nodeSlab    // the nodes of extra-name tries
-	ruleBlock []gbnf.Rule // where newRule takes rules from
-	refBlock  []gbnf.Ref  // where ref takes references from
+	slab      nodeSlab     // the nodes of extra-name tries
+	deep      []*gbnf.Rule // rules prune kept that nest a group maxNesting deep (outline)
+	ruleBlock []gbnf.Rule  // where newRule takes rules from
+	refBlock  []gbnf.Ref   // where ref takes references from
 	// sharedRefs is the one reference node to each shared helper rule, by
 	// its key (see shared).
 	sharedRefs map[string]gbnf.Expr

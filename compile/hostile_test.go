@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -43,6 +44,11 @@ func TestHostile(t *testing.T) {
 			if n := len(g.String()); n > 400000 { // linear: about 100 bytes per character of a long name
 				t.Errorf("grammar of %d bytes", n)
 			}
+			for _, r := range g.Rules { // outline moved every deeper part out
+				if d := nesting(r.Expr); d > maxNesting {
+					t.Errorf("rule %s nests groups %d deep, more than maxNesting", r.Name, d)
+				}
+			}
 			mustGrammar(t, checkSchema(t, tc.schema), Options{})
 		})
 	}
@@ -77,4 +83,25 @@ func TestNotExactlyCompilable(t *testing.T) {
 	if _, err := Canonical(&subsetcheck.Checked{}, nil); err == nil {
 		t.Fatal("nil value written")
 	}
+}
+
+// nesting is how deeply groups (sequences, choices, repetitions) nest in e,
+// e itself counted.
+func nesting(e gbnf.Expr) int {
+	deepest := 0
+	switch e := e.(type) {
+	case *gbnf.Seq:
+		for _, x := range e.Items {
+			deepest = max(deepest, nesting(x))
+		}
+	case *gbnf.Alt:
+		for _, x := range e.Alts {
+			deepest = max(deepest, nesting(x))
+		}
+	case *gbnf.Repeat:
+		deepest = nesting(e.Expr)
+	default:
+		return 0
+	}
+	return deepest + 1
 }

@@ -97,9 +97,13 @@ func (cp *compiler) prune() bool {
 		}
 	}
 	kept := cp.g.Rules[:0]
+	cp.deep = cp.deep[:0]
 	for i, r := range rules {
 		if productive[i] && reach[i] {
 			kept = append(kept, r)
+			if uses.deep[i] {
+				cp.deep = append(cp.deep, r)
+			}
 		}
 	}
 	clear(cp.g.Rules[len(kept):]) // let the dropped rules go
@@ -117,6 +121,7 @@ type ruleUses struct {
 	flat    []int32 // the lists, one after another
 	missing []bool
 	choice  []bool  // the body holds an alternative or an optional part
+	deep    []bool  // the body nests a group maxNesting deep: outline must move parts out
 	seen    []int32 // the collection that last listed each rule
 	gen     int32   // the current collection
 }
@@ -131,7 +136,7 @@ func (u *ruleUses) reset(rules []*gbnf.Rule, index map[string]int32, known map[g
 	u.index, u.known, u.gen = index, known, 0
 	u.refs = zeroed(u.refs, n)
 	u.flat = slices.Grow(u.flat[:0], 4*n)
-	u.missing, u.choice, u.seen = zeroed(u.missing, n), zeroed(u.choice, n), zeroed(u.seen, n)
+	u.missing, u.choice, u.seen, u.deep = zeroed(u.missing, n), zeroed(u.choice, n), zeroed(u.seen, n), zeroed(u.deep, n)
 	for i, r := range rules {
 		u.collect(i, r.Expr)
 	}
@@ -194,6 +199,7 @@ func (u *ruleUses) collect(i int, e gbnf.Expr) {
 	u.gen++
 	u.missing[i] = false
 	u.choice[i] = false
+	u.deep[i] = false
 	start := len(u.flat)
 	if t := u.known[e]; t != nil { // a prelude body: no walk
 		u.choice[i] = t.choice
@@ -201,29 +207,32 @@ func (u *ruleUses) collect(i int, e gbnf.Expr) {
 			u.ref(i, name)
 		}
 	} else {
-		u.walk(i, e)
+		u.walk(i, e, 0)
 	}
 	u.refs[i] = u.flat[start:len(u.flat):len(u.flat)]
 }
 
-func (u *ruleUses) walk(i int, e gbnf.Expr) {
+func (u *ruleUses) walk(i int, e gbnf.Expr, depth int) {
 	switch e := e.(type) {
 	case nil:
 		u.missing[i] = true // derives nothing, like an undefined rule
 	case *gbnf.Seq:
+		u.deep[i] = u.deep[i] || depth >= maxNesting
 		for _, x := range e.Items {
-			u.walk(i, x)
+			u.walk(i, x, depth+1)
 		}
 	case *gbnf.Alt:
+		u.deep[i] = u.deep[i] || depth >= maxNesting
 		u.choice[i] = true
 		for _, x := range e.Alts {
-			u.walk(i, x)
+			u.walk(i, x, depth+1)
 		}
 	case *gbnf.Repeat:
+		u.deep[i] = u.deep[i] || depth >= maxNesting
 		if e.Min == 0 {
 			u.choice[i] = true
 		}
-		u.walk(i, e.Expr)
+		u.walk(i, e.Expr, depth+1)
 	case *gbnf.Ref:
 		u.ref(i, e.Name)
 	}
@@ -468,16 +477,25 @@ func clean(e gbnf.Expr, productive func(string) bool) bool {
 const maxNesting = 100
 
 // outline moves every composite part nested deeper than maxNesting into its
-// own rule.
+// own rule. Only the rules prune found that deep are walked (walking every
+// body again was 6% of compiling), then the rules made of moved parts,
+// which may nest deeper still: the order of a walk of every rule.
 func (cp *compiler) outline() {
-	for i := 0; i < len(cp.g.Rules); i++ { // the list grows as parts move out
-		r := cp.g.Rules[i]
-		if cp.templates.byBody[r.Expr] != nil {
-			continue // shallow, and shared: never to be changed
-		}
-		if e := cp.outlineExpr(r.Expr, r.Name, 0); e != r.Expr {
-			r.Expr = e
-		}
+	made := len(cp.g.Rules)
+	for _, r := range cp.deep {
+		cp.outlineRule(r)
+	}
+	for i := made; i < len(cp.g.Rules); i++ { // the list grows as parts move out
+		cp.outlineRule(cp.g.Rules[i])
+	}
+}
+
+func (cp *compiler) outlineRule(r *gbnf.Rule) {
+	if cp.templates.byBody[r.Expr] != nil {
+		return // shallow, and shared: never to be changed
+	}
+	if e := cp.outlineExpr(r.Expr, r.Name, 0); e != r.Expr {
+		r.Expr = e
 	}
 }
 
