@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Check holds a schema document to a profile and builds the Schema graph the
@@ -100,6 +101,7 @@ type checker struct {
 	listsLeft      int
 	requiredBlock  []string // Schema.Required, bounded by the document's values
 	requiredLeft   int
+	problemBlock   []Problem // Problems not yet handed out by newProblem
 }
 
 // pendingRef is a $ref met during the walk.
@@ -123,14 +125,33 @@ func (c *checker) errorAt(code Code, ptr string, offset int, format string, args
 	if c.metaOnly && code != CodeBadKeywordValue && code != CodeNotASchema {
 		return
 	}
-	c.errs = append(c.errs, c.doc.problem(code, ptr, offset, format, args...))
+	p := c.newProblem()
+	c.doc.place(p, code, ptr, offset, format, args...)
+	c.errs = append(c.errs, p)
 }
 
 func (c *checker) warnAt(code Code, ptr string, offset int, format string, args ...any) {
 	if c.metaOnly {
 		return
 	}
-	c.warns = append(c.warns, c.doc.problem(code, ptr, offset, format, args...))
+	p := c.newProblem()
+	c.doc.place(p, code, ptr, offset, format, args...)
+	c.warns = append(c.warns, p)
+}
+
+// maxProblemBlock bounds a block of Problems.
+const maxProblemBlock = 64
+
+// newProblem hands out a Problem from a block: a schema with one warning
+// often has dozens (an unknown keyword on every definition). Blocks start
+// small and double, so that a few problems cost little.
+func (c *checker) newProblem() *Problem {
+	if len(c.problemBlock) == 0 {
+		c.problemBlock = make([]Problem, min(max(4, len(c.errs)+len(c.warns)), maxProblemBlock))
+	}
+	p := &c.problemBlock[0]
+	c.problemBlock = c.problemBlock[1:]
+	return p
 }
 
 // knownDialects maps "$schema" URIs, without scheme and trailing '#', to drafts.
@@ -835,17 +856,30 @@ func writeKey(b *strings.Builder, v *Value) {
 // unknownKeyword warns about a member that constrains nothing in this draft.
 func (c *checker) unknownKeyword(kp string, m *Member) {
 	if k := findKeyword(m.Name); k != nil {
+		c.warnAt(CodeIgnoredKeyword, kp, m.NameOffset, "%s is a keyword of %s, not of %s, so validators ignore it here; remove it or set $schema to a draft that has it", m.Name, draftNames()[k.Drafts], c.draft)
+		return
+	}
+	c.warnAt(CodeIgnoredKeyword, kp, m.NameOffset, "%q is not a JSON Schema keyword and constrains nothing; it is kept as an annotation", m.Name)
+}
+
+// draftNames spells the sets of drafts of the keyword table ("draft-04,
+// draft-06"), once rather than per warning.
+var draftNames = sync.OnceValue(func() map[DraftSet]string {
+	names := map[DraftSet]string{}
+	for _, k := range Keywords {
+		if _, ok := names[k.Drafts]; ok {
+			continue
+		}
 		var in []string
 		for _, d := range AllDrafts {
 			if k.Drafts.Has(d) {
 				in = append(in, d.String())
 			}
 		}
-		c.warnAt(CodeIgnoredKeyword, kp, m.NameOffset, "%s is a keyword of %s, not of %s, so validators ignore it here; remove it or set $schema to a draft that has it", m.Name, strings.Join(in, ", "), c.draft)
-		return
+		names[k.Drafts] = strings.Join(in, ", ")
 	}
-	c.warnAt(CodeIgnoredKeyword, kp, m.NameOffset, "%q is not a JSON Schema keyword and constrains nothing; it is kept as an annotation", m.Name)
-}
+	return names
+})
 
 func (c *checker) refuse(kp string, m *Member, kw *Keyword) {
 	if kw.Exact != Refused {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -110,21 +109,39 @@ func (d *Document) Position(offset int) (line, col int) {
 	// Line starts are found on the first call only: most documents have
 	// no problem to place, and a search of every newline per Read was a
 	// tenth of reading.
-	var starts []int
-	if p := d.lineStarts.Load(); p != nil {
-		starts = *p
-	} else {
-		starts = lineStarts(d.Data)
-		d.lineStarts.Store(&starts)
+	p := d.lineStarts.Load()
+	if p == nil {
+		// A new variable: taking the address of one declared for both
+		// branches moved it to the heap on every call.
+		starts := lineStarts(d.Data)
+		p = &starts
+		d.lineStarts.Store(p)
 	}
-	i := sort.Search(len(starts), func(i int) bool { return starts[i] > offset }) - 1
-	return i + 1, offset - starts[i] + 1
+	starts := *p
+	// The last line starting at or before offset (the first starts at 0).
+	lo, hi := 0, len(starts)
+	for hi-lo > 1 {
+		mid := int(uint(lo+hi) >> 1)
+		if starts[mid] > offset {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return lo + 1, offset - starts[lo] + 1
 }
 
 // problem builds a Problem located at offset in d.
 func (d *Document) problem(code Code, pointer string, offset int, format string, args ...any) *Problem {
+	p := new(Problem)
+	d.place(p, code, pointer, offset, format, args...)
+	return p
+}
+
+// place fills p as problem would build it.
+func (d *Document) place(p *Problem, code Code, pointer string, offset int, format string, args ...any) {
 	line, col := d.Position(offset)
-	return &Problem{Code: code, File: d.Name, Pointer: pointer, Line: line, Col: col, Message: fmt.Sprintf(format, args...)}
+	*p = Problem{Code: code, File: d.Name, Pointer: pointer, Line: line, Col: col, Message: fmt.Sprintf(format, args...)}
 }
 
 // frame is one open object or array during scanning, kept to name the
