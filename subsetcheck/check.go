@@ -800,6 +800,18 @@ func intersect(have, more []*Value) []*Value {
 // firstDuplicate finds two equal values, comparing canonical keys so that a
 // large enum is not compared pair by pair.
 func firstDuplicate(items []*Value) (int, int, bool) {
+	if len(items) <= linearMembers && allStrings(items) {
+		// The usual enum: a few strings, compared pair by pair without
+		// a key or a map. Equal strings are exactly equal keys.
+		for i := 1; i < len(items); i++ {
+			for j := range i {
+				if items[j].Str == items[i].Str {
+					return j, i, true
+				}
+			}
+		}
+		return 0, 0, false
+	}
 	seen := make(map[string]int, len(items))
 	for i, v := range items {
 		k := CanonicalKey(v)
@@ -809,6 +821,15 @@ func firstDuplicate(items []*Value) (int, int, bool) {
 		seen[k] = i
 	}
 	return 0, 0, false
+}
+
+func allStrings(items []*Value) bool {
+	for _, v := range items {
+		if v.Kind != String {
+			return false
+		}
+	}
+	return true
 }
 
 // CanonicalKey returns a string that is the same for two values exactly when

@@ -429,3 +429,33 @@ func TestCheckAssertFormat(t *testing.T) {
 		t.Errorf("S210 not located or without advice: %v", err)
 	}
 }
+
+// TestFirstDuplicateStrings holds the pair-by-pair search for a few strings
+// to the search by canonical key.
+func TestFirstDuplicateStrings(t *testing.T) {
+	byKey := func(items []*Value) (int, int, bool) {
+		seen := map[string]int{}
+		for i, v := range items {
+			k := CanonicalKey(v)
+			if j, ok := seen[k]; ok {
+				return j, i, true
+			}
+			seen[k] = i
+		}
+		return 0, 0, false
+	}
+	words := []string{"a", "b", "c", "ab", "", "\u00e9", "e\u0301", "d"}
+	for n := range linearMembers + 3 {
+		for seed := range 200 {
+			items := make([]*Value, n)
+			for i := range items {
+				items[i] = &Value{Kind: String, Str: words[(seed*7+i*i*3+seed*i)%len(words)]}
+			}
+			gi, gj, gok := firstDuplicate(items)
+			wi, wj, wok := byKey(items)
+			if gi != wi || gj != wj || gok != wok {
+				t.Fatalf("n=%d seed=%d: got %d %d %v, want %d %d %v", n, seed, gi, gj, gok, wi, wj, wok)
+			}
+		}
+	}
+}
