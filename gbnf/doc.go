@@ -11,7 +11,11 @@
 // UTF-8, NUL bytes, token references, the escape \- (only recent releases
 // know it), {m,n} with n < m, and the limits in Limits. Validate
 // checks what llama.cpp checks when it loads a grammar: a root rule, every
-// referenced rule defined, no left recursion; Parse calls it.
+// referenced rule defined, no left recursion; Parse calls it. Freeze checks
+// once a set of rules that many grammars share (the compiler's helper
+// rules, half the text of a small grammar): Print copies their text and
+// Validate takes them as checked, as long as the names they refer to still
+// name them.
 //
 // The AST is normalized by Parse so that Parse(Print(Parse(x))) equals
 // Parse(x): groups dissolve into their content, nested sequences and
