@@ -387,7 +387,7 @@ func (cp *compiler) nameNode(names []string, at int, tail gbnf.Expr) gbnf.Expr {
 		} else {
 			child = cp.nameNode(names[i:j], at+size, tail)
 		}
-		alts = append(alts, cp.slab.seq(canonicalLit(r), child))
+		alts = append(alts, cp.slab.pair(canonicalLit(r), child))
 		i = j
 	}
 	alts = cp.appendOtherTail(alts, keys, tail)

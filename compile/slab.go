@@ -84,3 +84,17 @@ func (s *nodeSlab) lit(text string) gbnf.Expr {
 	s.lits = append(s.lits, gbnf.Lit{Text: text})
 	return &s.lits[len(s.lits)-1]
 }
+
+// pair is what seq(a, b) builds for a trie node's rune a (a literal) and
+// its child b, most often a choice: then there is nothing to drop, flatten
+// or join, and seq's general pass is skipped.
+func (s *nodeSlab) pair(a, b gbnf.Expr) gbnf.Expr {
+	if _, ok := b.(*gbnf.Alt); !ok {
+		return s.seq(a, b)
+	}
+	if len(s.seqs) == cap(s.seqs) {
+		s.seqs = make([]gbnf.Seq, 0, slabNodes)
+	}
+	s.seqs = append(s.seqs, gbnf.Seq{Items: s.list([]gbnf.Expr{a, b})})
+	return &s.seqs[len(s.seqs)-1]
+}
