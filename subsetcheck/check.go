@@ -102,6 +102,7 @@ type checker struct {
 	requiredBlock  []string // Schema.Required, bounded by the document's values
 	requiredLeft   int
 	problemBlock   []Problem // Problems not yet handed out by newProblem
+	spell          spellArena
 }
 
 // pendingRef is a $ref met during the walk.
@@ -315,6 +316,47 @@ func kindName(k Kind) string {
 
 func join(ptr, token string) string { return ptr + "/" + escapePointerToken(token) }
 
+// maxSpellChunk bounds a chunk of the pointer arena.
+const maxSpellChunk = 8 << 10
+
+// spellArena hands out the strings of spelled JSON Pointers cut from
+// shared chunks, one allocation for many: a pointer per subschema and per
+// reported keyword was most of the checker's allocations. A chunk is a
+// strings.Builder written only past its end, so the bytes under a string
+// handed out never change (a chunk that must grow is copied, and the
+// strings already cut keep the old one). Chunks start small and double, so
+// that a small schema costs little.
+type spellArena struct {
+	b    strings.Builder
+	size int // capacity of the current chunk
+}
+
+// room returns the chunk, with room for n more bytes: the caller writes
+// them and reads them back with since before the arena is asked again.
+func (a *spellArena) room(n int) *strings.Builder {
+	if a.b.Cap()-a.b.Len() >= n {
+		return &a.b
+	}
+	a.size = min(max(2*a.size, 128), maxSpellChunk)
+	a.b.Reset() // the strings cut from the old chunk keep it
+	a.b.Grow(max(n, a.size))
+	return &a.b
+}
+
+// since returns what was written to chunk b from start on.
+func since(b *strings.Builder, start int) string { return b.String()[start:] }
+
+// join is the package's join, spelled into the arena.
+func (a *spellArena) join(ptr, token string) string {
+	token = escapePointerToken(token)
+	b := a.room(len(ptr) + 1 + len(token))
+	start := b.Len()
+	b.WriteString(ptr)
+	b.WriteByte('/')
+	b.WriteString(token)
+	return since(b, start)
+}
+
 // buildObject fills s from the keywords of an object schema.
 func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 	ptr := s.Pointer
@@ -335,7 +377,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 		kpath := ""
 		kp := func() string {
 			if kpath == "" {
-				kpath = join(ptr, m.Name)
+				kpath = c.spell.join(ptr, m.Name)
 			}
 			return kpath
 		}
@@ -443,7 +485,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 				continue
 			}
 			name := func(j int) string { return escapePointerToken(val.Members[j].Name) }
-			ptrs := spellPointers(ptr, m.Name, len(val.Members), name)
+			ptrs := c.spell.spellPointers(ptr, m.Name, len(val.Members), name)
 			s.Properties = take(&c.propertyBlock, &c.propertiesLeft, len(val.Members), maxSliceBlock)
 			for j := range val.Members {
 				pm := &val.Members[j]
@@ -573,7 +615,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 		}
 	}
 	if additionalItems != nil {
-		kp := join(ptr, additionalItems.Name)
+		kp := c.spell.join(ptr, additionalItems.Name)
 		if itemsArray {
 			sub := ctx.child()
 			sub.boolOK = true
@@ -611,7 +653,7 @@ func (c *checker) schemaList(kp string, val *Value, ctx buildContext, bad func(s
 	if len(val.Items) == 0 {
 		return []*Schema{}
 	}
-	ptrs := spellPointers(kp, "", len(val.Items), strconv.Itoa)
+	ptrs := c.spell.spellPointers(kp, "", len(val.Items), strconv.Itoa)
 	list := take(&c.listBlock, &c.listsLeft, len(val.Items), maxSliceBlock)
 	for j, item := range val.Items {
 		list[j] = c.build(ptrs.next(len(strconv.Itoa(j))), item, ctx.child())
@@ -628,10 +670,10 @@ type pointerSpeller struct {
 }
 
 // spellPointers writes ptr/keyword/token(i) (ptr/token(i) when keyword is
-// "") for i < n into one string, so that the n subschemas of a keyword get
-// their pointers from one allocation rather than n; next hands them out in
+// "") for i < n one after another into the arena, so that the n subschemas
+// of a keyword get their pointers from one string; next hands them out in
 // order. token must return escaped tokens, the same each time.
-func spellPointers(ptr, keyword string, n int, token func(int) string) pointerSpeller {
+func (a *spellArena) spellPointers(ptr, keyword string, n int, token func(int) string) pointerSpeller {
 	prefix := len(ptr) + 1
 	if keyword != "" {
 		prefix += len(keyword) + 1
@@ -640,8 +682,8 @@ func spellPointers(ptr, keyword string, n int, token func(int) string) pointerSp
 	for i := range n {
 		total += prefix + len(token(i))
 	}
-	var b strings.Builder
-	b.Grow(total)
+	b := a.room(total)
+	start := b.Len()
 	for i := range n {
 		b.WriteString(ptr)
 		b.WriteByte('/')
@@ -651,7 +693,7 @@ func spellPointers(ptr, keyword string, n int, token func(int) string) pointerSp
 		}
 		b.WriteString(token(i))
 	}
-	return pointerSpeller{all: b.String(), prefix: prefix}
+	return pointerSpeller{all: since(b, start), prefix: prefix}
 }
 
 // next returns the next pointer, whose last token is n bytes long.
@@ -922,13 +964,13 @@ func (c *checker) buildRefOnly(s *Schema, v *Value, ctx buildContext) {
 	var ignored []string
 	for i := range v.Members {
 		m := &v.Members[i]
-		kp := join(s.Pointer, m.Name)
+		kp := func() string { return join(s.Pointer, m.Name) } // for reports only
 		switch {
 		case m.Name == "$ref":
 			if m.Value.Kind != String || !uriReference(m.Value.Str) {
-				c.errorAt(CodeBadKeywordValue, kp, m.Value.Offset, "$ref: must be a URI reference (a string)")
+				c.errorAt(CodeBadKeywordValue, kp(), m.Value.Offset, "$ref: must be a URI reference (a string)")
 			} else if ctx.embedded {
-				c.errorAt(CodeRemoteRef, kp, m.Value.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to definitions of the root and drop its $id")
+				c.errorAt(CodeRemoteRef, kp(), m.Value.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to definitions of the root and drop its $id")
 			} else {
 				c.pending = append(c.pending, pendingRef{from: s, member: m})
 			}
@@ -936,7 +978,7 @@ func (c *checker) buildRefOnly(s *Schema, v *Value, ctx buildContext) {
 			ignored = append(ignored, m.Name)
 		}
 		if c.profile == Portable && m.Name != "$ref" && !besideRefOK(m.Name) {
-			c.errorAt(CodePortableRule, kp, m.NameOffset, "nothing may be written beside a $ref (some engines ignore it); move %s into the referenced schema", m.Name)
+			c.errorAt(CodePortableRule, kp(), m.NameOffset, "nothing may be written beside a $ref (some engines ignore it); move %s into the referenced schema", m.Name)
 		}
 	}
 	if len(ignored) > 0 {
@@ -1041,9 +1083,11 @@ func (c *checker) resolve(p pendingRef) *Schema {
 	}
 	cur := c.doc.Root
 	mode := inSchema
-	var ptr strings.Builder
-	ptr.Grow(len(frag)) // the target's pointer is frag spelled again: one allocation
-	var via string      // the keyword whose value the walk is in, for messages
+	// The target's pointer is frag spelled again, as long as frag: it is
+	// written into the arena as the walk goes.
+	spelt := c.spell.room(len(frag))
+	ptrStart := spelt.Len()
+	var via string // the keyword whose value the walk is in, for messages
 	for i, raw := range tokens {
 		tok, ok := unescapeToken(raw)
 		if !ok {
@@ -1064,11 +1108,11 @@ func (c *checker) resolve(p pendingRef) *Schema {
 			}
 		}
 		if next == nil {
-			c.errorAt(CodeUnresolvedRef, p.pointer(), at, "%q does not resolve: nothing at %q; check the path (names are case-sensitive)", ref, ptr.String()+"/"+escapePointerToken(tok))
+			c.errorAt(CodeUnresolvedRef, p.pointer(), at, "%q does not resolve: nothing at %q; check the path (names are case-sensitive)", ref, since(spelt, ptrStart)+"/"+escapePointerToken(tok))
 			return nil
 		}
-		ptr.WriteByte('/')
-		ptr.WriteString(escapePointerToken(tok))
+		spelt.WriteByte('/')
+		spelt.WriteString(escapePointerToken(tok))
 		switch mode {
 		case inSchema:
 			if cur.Kind != Object {
@@ -1117,7 +1161,8 @@ func (c *checker) resolve(p pendingRef) *Schema {
 		c.errorAt(CodeNotASchema, p.pointer(), at, "%q points at %s, not a schema", ref, kindName(cur.Kind))
 		return nil
 	}
-	return c.build(ptr.String(), cur, buildContext{root: ptr.Len() == 0, embedded: false})
+	ptr := since(spelt, ptrStart)
+	return c.build(ptr, cur, buildContext{root: ptr == "", embedded: false})
 }
 
 // unescapeToken decodes ~1 and ~0 in one JSON Pointer token.
@@ -1259,9 +1304,10 @@ func (p *position) boolOK() bool {
 // positions are the schema positions of a document, in walk order, root
 // first.
 type positions struct {
-	at   []position
-	ptrs []string // spelled pointers, "" until asked; made on the first ask
-	ids  []idAt   // the positions with a base-changing $id, in walk order
+	at    []position
+	ptrs  []string // spelled pointers, "" until asked; made on the first ask
+	spell *spellArena
+	ids   []idAt // the positions with a base-changing $id, in walk order
 }
 
 // idAt is a position whose schema has an $id not starting with '#', and
@@ -1293,12 +1339,12 @@ func (ps *positions) pointer(i int) string {
 	if ps.ptrs[i] != "" {
 		return ps.ptrs[i]
 	}
-	ptr := join(ps.pointer(p.parent), p.key.Name)
+	ptr := ps.spell.join(ps.pointer(p.parent), p.key.Name)
 	switch p.sub {
 	case subName:
-		ptr = join(ptr, p.key.Value.Members[p.index].Name)
+		ptr = ps.spell.join(ptr, p.key.Value.Members[p.index].Name)
 	case subIndex:
-		ptr = join(ptr, strconv.Itoa(p.index))
+		ptr = ps.spell.join(ptr, strconv.Itoa(p.index))
 	}
 	ps.ptrs[i] = ptr
 	return ptr
@@ -1380,7 +1426,7 @@ func (c *checker) schemaPositions() positions {
 			}
 		}
 	}
-	return positions{at: out, ids: ids}
+	return positions{at: out, ids: ids, spell: &c.spell}
 }
 
 // checkDuplicateIDs refuses two subschemas with the same base URI, which

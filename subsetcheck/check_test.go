@@ -3,6 +3,7 @@ package subsetcheck
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -456,6 +457,38 @@ func TestFirstDuplicateStrings(t *testing.T) {
 			if gi != wi || gj != wj || gok != wok {
 				t.Fatalf("n=%d seed=%d: got %d %d %v, want %d %d %v", n, seed, gi, gj, gok, wi, wj, wok)
 			}
+		}
+	}
+}
+
+// TestSpellArena holds the arena's strings to plain concatenation, across
+// chunk changes and requests larger than a chunk.
+func TestSpellArena(t *testing.T) {
+	var a spellArena
+	type spelt struct{ got, want string }
+	var all []spelt
+	ptr := ""
+	for i := range 3000 {
+		token := strconv.Itoa(i) + strings.Repeat("x/~", i%7)
+		if i%500 == 499 {
+			token = strings.Repeat("long", 3000) // past maxSpellChunk
+		}
+		all = append(all, spelt{a.join(ptr, token), join(ptr, token)})
+		if i%50 == 0 {
+			ptr = ""
+		} else if len(ptr) < 200 {
+			ptr = all[len(all)-1].got
+		}
+		if i%300 == 0 {
+			ps := a.spellPointers(ptr, "properties", 40, strconv.Itoa)
+			for j := range 40 {
+				all = append(all, spelt{ps.next(len(strconv.Itoa(j))), ptr + "/properties/" + strconv.Itoa(j)})
+			}
+		}
+	}
+	for i, s := range all {
+		if s.got != s.want {
+			t.Fatalf("string %d: got %q, want %q", i, s.got, s.want)
 		}
 	}
 }
