@@ -127,7 +127,7 @@ func (c *checker) errorAt(code Code, ptr string, offset int, format string, args
 		return
 	}
 	p := c.newProblem()
-	c.doc.place(p, code, ptr, offset, format, args...)
+	c.doc.place(p, code, ptr, offset, fmt.Sprintf(format, args...))
 	c.errs = append(c.errs, p)
 }
 
@@ -135,8 +135,16 @@ func (c *checker) warnAt(code Code, ptr string, offset int, format string, args 
 	if c.metaOnly {
 		return
 	}
+	c.warnText(code, ptr, offset, fmt.Sprintf(format, args...))
+}
+
+// warnText is warnAt with the message spelled.
+func (c *checker) warnText(code Code, ptr string, offset int, message string) {
+	if c.metaOnly {
+		return
+	}
 	p := c.newProblem()
-	c.doc.place(p, code, ptr, offset, format, args...)
+	c.doc.place(p, code, ptr, offset, message)
 	c.warns = append(c.warns, p)
 }
 
@@ -384,7 +392,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 		val := m.Value
 		kw := LookupKeyword(m.Name, c.draft)
 		if kw == nil {
-			c.unknownKeyword(kp(), m)
+			c.unknownKeyword(kp, m)
 			continue
 		}
 		if kw.Use(c.profile) == Refused {
@@ -917,12 +925,33 @@ func writeKey(b *strings.Builder, v *Value) {
 }
 
 // unknownKeyword warns about a member that constrains nothing in this draft.
-func (c *checker) unknownKeyword(kp string, m *Member) {
+func (c *checker) unknownKeyword(kp func() string, m *Member) {
+	if c.metaOnly {
+		return // no warnings in the meta pass
+	}
 	if k := findKeyword(m.Name); k != nil {
-		c.warnAt(CodeIgnoredKeyword, kp, m.NameOffset, "%s is a keyword of %s, not of %s, so validators ignore it here; remove it or set $schema to a draft that has it", m.Name, draftNames()[k.Drafts], c.draft)
+		c.warnAt(CodeIgnoredKeyword, kp(), m.NameOffset, "%s is a keyword of %s, not of %s, so validators ignore it here; remove it or set $schema to a draft that has it", m.Name, draftNames()[k.Drafts], c.draft)
 		return
 	}
-	c.warnAt(CodeIgnoredKeyword, kp, m.NameOffset, "%q is not a JSON Schema keyword and constrains nothing; it is kept as an annotation", m.Name)
+	const notKeyword = " is not a JSON Schema keyword and constrains nothing; it is kept as an annotation"
+	if quotesAsIs(m.Name) {
+		// The usual x-... extension: the message in one concatenation
+		// rather than through fmt, which boxed the name too.
+		c.warnText(CodeIgnoredKeyword, kp(), m.NameOffset, `"`+m.Name+`"`+notKeyword)
+		return
+	}
+	c.warnAt(CodeIgnoredKeyword, kp(), m.NameOffset, "%q"+notKeyword, m.Name)
+}
+
+// quotesAsIs reports whether strconv.Quote(s) (and so fmt's %q) is s
+// between double quotes: printable ASCII without '"' and '\\'.
+func quotesAsIs(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !plainStringByte[c] || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // draftNames spells the sets of drafts of the keyword table ("draft-04,
@@ -1077,10 +1106,6 @@ func (c *checker) resolve(p pendingRef) *Schema {
 		c.errorAt(CodeRemoteRef, p.pointer(), at, "%q refers to an anchor; refs to anchors are not supported: refer with a JSON Pointer such as \"#/$defs/name\"", ref)
 		return nil
 	}
-	var tokens []string
-	if frag != "" {
-		tokens = strings.Split(frag[1:], "/")
-	}
 	cur := c.doc.Root
 	mode := inSchema
 	// The target's pointer is frag spelled again, as long as frag: it is
@@ -1088,7 +1113,15 @@ func (c *checker) resolve(p pendingRef) *Schema {
 	spelt := c.spell.room(len(frag))
 	ptrStart := spelt.Len()
 	var via string // the keyword whose value the walk is in, for messages
-	for i, raw := range tokens {
+	// The tokens are cut off frag one by one: a slice of them was a
+	// sixteenth of the checker's allocations.
+	rest, more := "", frag != ""
+	if more {
+		rest = frag[1:]
+	}
+	for i := 0; more; i++ {
+		var raw string
+		raw, rest, more = strings.Cut(rest, "/")
 		tok, ok := unescapeToken(raw)
 		if !ok {
 			c.errorAt(CodeUnresolvedRef, p.pointer(), at, "%q: %q is not a valid JSON Pointer token (~ must be followed by 0 or 1; write ~0 for ~ and ~1 for /)", ref, raw)

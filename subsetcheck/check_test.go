@@ -492,3 +492,16 @@ func TestSpellArena(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotesAsIs holds quotesAsIs to strconv.Quote, byte by byte.
+func TestQuotesAsIs(t *testing.T) {
+	for c := range 256 {
+		s := "x-" + string([]byte{byte(c)}) + "y"
+		if got, want := quotesAsIs(s), strconv.Quote(s) == `"`+s+`"`; got != want {
+			t.Errorf("quotesAsIs(%q) = %v, want %v", s, got, want)
+		}
+	}
+	if !quotesAsIs("") || quotesAsIs("é") {
+		t.Error("quotesAsIs: wrong on the empty string or on non-ASCII")
+	}
+}

@@ -134,14 +134,14 @@ func (d *Document) Position(offset int) (line, col int) {
 // problem builds a Problem located at offset in d.
 func (d *Document) problem(code Code, pointer string, offset int, format string, args ...any) *Problem {
 	p := new(Problem)
-	d.place(p, code, pointer, offset, format, args...)
+	d.place(p, code, pointer, offset, fmt.Sprintf(format, args...))
 	return p
 }
 
-// place fills p as problem would build it.
-func (d *Document) place(p *Problem, code Code, pointer string, offset int, format string, args ...any) {
+// place fills p as problem would build it, with the message spelled.
+func (d *Document) place(p *Problem, code Code, pointer string, offset int, message string) {
 	line, col := d.Position(offset)
-	*p = Problem{Code: code, File: d.Name, Pointer: pointer, Line: line, Col: col, Message: fmt.Sprintf(format, args...)}
+	*p = Problem{Code: code, File: d.Name, Pointer: pointer, Line: line, Col: col, Message: message}
 }
 
 // frame is one open object or array during scanning, kept to name the
