@@ -742,12 +742,14 @@ func decodeString(raw string) string {
 	var b strings.Builder
 	b.Grow(len(body))
 	for i := 0; i < len(body); {
-		c := body[i]
-		if c != '\\' {
-			b.WriteByte(c)
-			i++
-			continue
+		// The text up to the next escape, in one copy.
+		j := strings.IndexByte(body[i:], '\\')
+		if j < 0 {
+			b.WriteString(body[i:])
+			break
 		}
+		b.WriteString(body[i : i+j])
+		i += j
 		switch body[i+1] {
 		case 'b':
 			b.WriteByte('\b')
