@@ -1238,7 +1238,7 @@ func (c *checker) findRefCycles() {
 	// Visit in pointer order so that reports are deterministic. A schema
 	// with no $ref and no anyOf starts no cycle: only the others are
 	// visited from, and only the schemas a walk meets get a state.
-	var starts []*Schema
+	starts := make([]*Schema, 0, c.nBuilt)
 	for _, s := range c.built {
 		if s != nil && cycleEdges(s) > 0 {
 			starts = append(starts, s)
@@ -1249,25 +1249,53 @@ func (c *checker) findRefCycles() {
 			starts = append(starts, s)
 		}
 	}
-	sort.Slice(starts, func(i, j int) bool { return starts[i].Pointer < starts[j].Pointer })
-	state := make(map[*Schema]uint8, len(starts))
+	// Pointers are unique (one per value): any sort gives one order.
+	slices.SortFunc(starts, func(a, b *Schema) int { return strings.Compare(a.Pointer, b.Pointer) })
+	if len(starts) == 0 {
+		return
+	}
+	// A schema's state is kept by the id of its value when the memo holds
+	// it under that id (a map insert per schema was most of this walk's
+	// work), in a map otherwise.
+	byID := make([]uint8, len(c.built))
+	var others map[*Schema]uint8
+	slot := func(s *Schema) (int, bool) {
+		id := int(s.Node.id)
+		return id, id != 0 && id < len(c.built) && c.built[id] == s
+	}
+	get := func(s *Schema) uint8 {
+		if id, ok := slot(s); ok {
+			return byID[id]
+		}
+		return others[s]
+	}
+	set := func(s *Schema, st uint8) {
+		if id, ok := slot(s); ok {
+			byID[id] = st
+			return
+		}
+		if others == nil {
+			others = map[*Schema]uint8{}
+		}
+		others[s] = st
+	}
 	var stack []frameT
 	for _, start := range starts {
-		if state[start] != unseen {
+		if get(start) != unseen {
 			continue
 		}
 		stack = append(stack[:0], frameT{s: start})
-		state[start] = onStack
+		set(start, onStack)
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
 			if top.next == cycleEdges(top.s) {
-				state[top.s] = done
+				set(top.s, done)
 				stack = stack[:len(stack)-1]
 				continue
 			}
 			to, anyOf := cycleEdge(top.s, top.next)
 			top.next++
-			switch state[to] {
+			switch get(to) {
 			case onStack:
 				// The edge's pointer is spelled only here, for the report.
 				off := top.s.Node.Offset
@@ -1279,7 +1307,7 @@ func (c *checker) findRefCycles() {
 				}
 				c.errorAt(CodeRefCycle, ptr, off, "this reference leads back to %q without passing through a property or an item, so it never ends; make the recursion go through properties or items", pointerOrRoot(to.Pointer))
 			case unseen:
-				state[to] = onStack
+				set(to, onStack)
 				stack = append(stack, frameT{s: to})
 			}
 		}
