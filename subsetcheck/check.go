@@ -48,6 +48,7 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 		c.requiredLeft = doc.values
 	}
 	c.schemasLeft, c.propertiesLeft, c.listsLeft = len(positions.at), len(positions.at), len(positions.at)
+	c.spell.size = len(positions.at) * spellPerPosition / 2 // the first chunk: twice that
 	c.checkDuplicateIDs(&positions)
 	root := c.build("", doc.Root, buildContext{root: true})
 	c.resolveRefs()
@@ -326,6 +327,10 @@ func join(ptr, token string) string { return ptr + "/" + escapePointerToken(toke
 
 // maxSpellChunk bounds a chunk of the pointer arena.
 const maxSpellChunk = 8 << 10
+
+// spellPerPosition is the size of the first chunk of the pointer arena
+// per schema position.
+const spellPerPosition = 32
 
 // spellArena hands out the strings of spelled JSON Pointers cut from
 // shared chunks, one allocation for many: a pointer per subschema and per
