@@ -259,12 +259,20 @@ func (s *scanner) skipSpace() {
 	// A local index: the field would be loaded and stored at every byte.
 	i, d := s.pos, s.data
 	for i < len(d) {
-		// Indentation eight spaces at a time.
-		if i+8 <= len(d) && binary.LittleEndian.Uint64(d[i:]) == eightSpaces {
-			i += 8
+		c := d[i]
+		if c == ' ' {
+			// Indentation eight spaces at a time; compact text, the
+			// usual case, never gets here.
+			if i+8 <= len(d) && binary.LittleEndian.Uint64(d[i:]) == eightSpaces {
+				i += 8
+				continue
+			}
+			// Fewer than eight left in this run: byte by byte.
+			for i++; i < len(d) && d[i] == ' '; i++ {
+			}
 			continue
 		}
-		if c := d[i]; c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+		if c != '\n' && c != '\t' && c != '\r' {
 			break
 		}
 		i++
@@ -635,12 +643,18 @@ func (s *scanner) str() (escaped bool) {
 	reportedUTF8 := false
 	for {
 		// Runs of plain bytes, the bulk of every string, with a local
-		// index: eight bytes at a time, then one table look-up per byte.
-		for i+8 <= len(d) && plainWord(binary.LittleEndian.Uint64(d[i:])) {
-			i += 8
-		}
-		for i < len(d) && plainStringByte[d[i]] {
+		// index: one table look-up per byte for the first eight (most
+		// strings are shorter), then eight bytes at a time.
+		for limit := min(len(d), i+8); i < limit && plainStringByte[d[i]]; {
 			i++
+		}
+		if i < len(d) && plainStringByte[d[i]] {
+			for i+8 <= len(d) && plainWord(binary.LittleEndian.Uint64(d[i:])) {
+				i += 8
+			}
+			for i < len(d) && plainStringByte[d[i]] {
+				i++
+			}
 		}
 		s.pos = i
 		if i >= len(d) {

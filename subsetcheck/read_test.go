@@ -3,6 +3,7 @@ package subsetcheck
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"strings"
@@ -291,5 +292,52 @@ func TestPlainWord(t *testing.T) {
 			}
 		}
 		check(b[:])
+	}
+}
+
+// TestReadStringRuns reads strings of every length up to 40, with an escape,
+// a non-ASCII rune or nothing special at every place, last in the text and
+// not, indented or not, and compares them with encoding/json: the reader
+// passes plain bytes and spaces eight at a time, and the edges of those
+// runs are where it could go wrong.
+func TestReadStringRuns(t *testing.T) {
+	for n := range 41 {
+		for at := -1; at < n; at++ {
+			for _, special := range []string{`\n`, `\"`, "é", `\u00e9`} {
+				body := strings.Repeat("a", n)
+				if at >= 0 {
+					body = body[:at] + special + body[at:]
+				}
+				for _, text := range []string{
+					`"` + body + `"`,
+					"[\n" + strings.Repeat(" ", n%17) + `"` + body + `"` + strings.Repeat(" ", at+1) + "]",
+					`{"` + body + `":` + strings.Repeat(" ", n) + `"` + body + `"}`,
+				} {
+					doc, err := Read("t", []byte(text), Limits{})
+					if err != nil {
+						t.Fatalf("%q: %v", text, err)
+					}
+					var want any
+					if err := json.Unmarshal([]byte(text), &want); err != nil {
+						t.Fatal(err)
+					}
+					var got string
+					switch w := want.(type) {
+					case string:
+						got, want = doc.Root.Str, w
+					case []any:
+						got, want = doc.Root.Items[0].Str, w[0]
+					case map[string]any:
+						got, want = doc.Root.Members[0].Name+"="+doc.Root.Members[0].Value.Str, doc.Root.Members[0].Name+"="+w[doc.Root.Members[0].Name].(string)
+						if len(w) != 1 {
+							t.Fatalf("%q: %d members", text, len(w))
+						}
+					}
+					if got != want {
+						t.Fatalf("%q: read %q, encoding/json %q", text, got, want)
+					}
+				}
+			}
+		}
 	}
 }
