@@ -518,7 +518,7 @@ var tailNotRefs, tailNotRunes = func() (refs [utf8.RuneSelf]gbnf.Ref, runes map[
 }()
 
 // asciiTailNot is the reference to canonical-tail-not-r for ASCII r, the
-// rule added with the prelude's body on first use; nil when r is not ASCII,
+// shared frozen rule (tailNotRule) added on first use; nil when r is not ASCII,
 // while the prelude is built, or when the name is a schema's rule already
 // (then shared names the rule otherwise). It is what shared does for the
 // other helpers, by a bit instead of three maps: the first use of each rune
