@@ -120,14 +120,10 @@ type ruleUses struct {
 	refs    [][]int32
 	flat    []int32 // the lists, one after another
 	missing []bool
-	choice  []bool // the body holds an alternative or an optional part
-	deep    []bool // the body nests a group maxNesting deep: outline must move parts out
-	guess   [64]struct {
-		name string
-		at   int32
-	} // see find
-	seen []int32 // the collection that last listed each rule
-	gen  int32   // the current collection
+	choice  []bool  // the body holds an alternative or an optional part
+	deep    []bool  // the body nests a group maxNesting deep: outline must move parts out
+	seen    []int32 // the collection that last listed each rule
+	gen     int32   // the current collection
 }
 
 func collectUses(rules []*gbnf.Rule, index map[string]int32, known map[gbnf.Expr]*template) *ruleUses {
@@ -138,7 +134,6 @@ func collectUses(rules []*gbnf.Rule, index map[string]int32, known map[gbnf.Expr
 func (u *ruleUses) reset(rules []*gbnf.Rule, index map[string]int32, known map[gbnf.Expr]*template) *ruleUses {
 	n := len(rules)
 	u.index, u.known, u.gen = index, known, 0
-	clear(u.guess[:])
 	u.refs = zeroed(u.refs, n)
 	u.flat = slices.Grow(u.flat[:0], 4*n)
 	u.missing, u.choice, u.seen, u.deep = zeroed(u.missing, n), zeroed(u.choice, n), zeroed(u.seen, n), zeroed(u.deep, n)
@@ -175,7 +170,6 @@ func (sc *pruneScratch) release(rules int) {
 	}
 	clear(sc.index)
 	sc.uses.index, sc.uses.known = nil, nil
-	clear(sc.uses.guess[:])
 	clear(sc.uses.refs) // slices of flat, which holds only numbers
 	pruneScratches.Put(sc)
 }
@@ -246,7 +240,7 @@ func (u *ruleUses) walk(i int, e gbnf.Expr, depth int) {
 
 // ref notes that rule i refers to name.
 func (u *ruleUses) ref(i int, name string) {
-	j, ok := u.find(name)
+	j, ok := u.index[name]
 	switch {
 	case !ok:
 		u.missing[i] = true
@@ -254,27 +248,6 @@ func (u *ruleUses) ref(i int, name string) {
 		u.seen[j] = u.gen
 		u.flat = append(u.flat, j)
 	}
-}
-
-// find is index[name]. Most references name one of a few rules (ws, a
-// helper), whose name is then the very string of an earlier lookup: a
-// small table by length and end bytes remembers the last name of each
-// slot, and a hit costs a comparison instead of hashing the name (the map
-// was three quarters of prune's hashing).
-func (u *ruleUses) find(name string) (int32, bool) {
-	if name == "" {
-		j, ok := u.index[name]
-		return j, ok
-	}
-	g := &u.guess[(len(name)*7+int(name[0])*3+int(name[len(name)-1]))&(len(u.guess)-1)]
-	if g.name == name && g.name != "" {
-		return g.at, true
-	}
-	j, ok := u.index[name]
-	if ok {
-		g.name, g.at = name, j
-	}
-	return j, ok
 }
 
 // users lists, for each rule, the rules that refer to it, in a's arrays
