@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/reuse"
 )
 
 // prune removes what can derive no text: rules left empty (a nil Expr), and
@@ -33,7 +34,7 @@ func (cp *compiler) prune() bool {
 	// one sweep per link of a chain (first[i] -> first[i+1] of a wide
 	// object), quadratic: half a minute for 10,000 properties.
 	users := uses.users(&sc.users)
-	productive := zeroed(sc.productive, len(rules))
+	productive := reuse.Zeroed(sc.productive, len(rules))
 	sc.productive = productive
 	isProductive := func(name string) bool {
 		i, ok := index[name]
@@ -41,7 +42,7 @@ func (cp *compiler) prune() bool {
 	}
 	// Backwards: a rule is mostly created before the rules it uses, so the
 	// stack pops used rules first.
-	work := grow(sc.work, len(rules))
+	work := reuse.Slice(sc.work, len(rules))
 	for i := range work {
 		work[i] = int32(i)
 	}
@@ -81,7 +82,7 @@ func (cp *compiler) prune() bool {
 	}
 	aliasOf := skipAliases(rules, productive, uses)
 	// Keep the rules reachable from root, in their first-created order.
-	reach := zeroed(sc.reach, len(rules))
+	reach := reuse.Zeroed(sc.reach, len(rules))
 	sc.reach = reach
 	reach[root] = true
 	stack := append(sc.stack[:0], root)
@@ -134,9 +135,9 @@ func collectUses(rules []*gbnf.Rule, index map[string]int32, known map[gbnf.Expr
 func (u *ruleUses) reset(rules []*gbnf.Rule, index map[string]int32, known map[gbnf.Expr]*template) *ruleUses {
 	n := len(rules)
 	u.index, u.known, u.gen = index, known, 0
-	u.refs = zeroed(u.refs, n)
+	u.refs = reuse.Zeroed(u.refs, n)
 	u.flat = slices.Grow(u.flat[:0], 4*n)
-	u.missing, u.choice, u.seen, u.deep = zeroed(u.missing, n), zeroed(u.choice, n), zeroed(u.seen, n), zeroed(u.deep, n)
+	u.missing, u.choice, u.seen, u.deep = reuse.Zeroed(u.missing, n), reuse.Zeroed(u.choice, n), reuse.Zeroed(u.seen, n), reuse.Zeroed(u.deep, n)
 	for i, r := range rules {
 		u.collect(i, r.Expr)
 	}
@@ -172,26 +173,6 @@ func (sc *pruneScratch) release(rules int) {
 	sc.uses.index, sc.uses.known = nil, nil
 	clear(sc.uses.refs) // slices of flat, which holds only numbers
 	pruneScratches.Put(sc)
-}
-
-// zeroed is s resized to n elements, all zero, reusing its array when it
-// is large enough.
-func zeroed[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
-// grow is s resized to n elements, reusing its array when it is large
-// enough; the elements are not cleared.
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }
 
 // collect lists the references of rule i, whose body is e.
@@ -254,7 +235,7 @@ func (u *ruleUses) ref(i int, name string) {
 // when they are large enough.
 func (u *ruleUses) users(a *adjacency) adjacency {
 	n := len(u.refs)
-	start := zeroed(a.start, n+2)
+	start := reuse.Zeroed(a.start, n+2)
 	for _, refs := range u.refs {
 		for _, j := range refs {
 			start[j+2]++
@@ -263,7 +244,7 @@ func (u *ruleUses) users(a *adjacency) adjacency {
 	for i := 2; i <= n+1; i++ {
 		start[i] += start[i-1]
 	}
-	to := grow(a.to, int(start[n+1]))
+	to := reuse.Slice(a.to, int(start[n+1]))
 	for i, refs := range u.refs {
 		for _, j := range refs {
 			to[start[j+1]] = int32(i)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/schema2gbnf/schema2gbnf/internal/reuse"
 )
 
 // Validate checks what llama.cpp checks when it loads a grammar, and what
@@ -50,7 +52,7 @@ func (v *validator) check(rules []*Rule, needRoot bool) {
 	index.reset(len(rules))
 	effective := v.effective[:0] // by index: the last definition of each name
 	v.nameOK = v.nameOK[:0]      // by index: the name is a GBNF name
-	ruleIndex := grow(v.ruleIndex, len(rules))
+	ruleIndex := reuse.Slice(v.ruleIndex, len(rules))
 	for i, r := range rules {
 		if r == nil {
 			v.add(Pos{}, "rule %d is nil", i)
@@ -70,7 +72,7 @@ func (v *validator) check(rules []*Rule, needRoot bool) {
 	// The node checks also list, for each effective rule, the rules it
 	// uses (nullability needs them) and its unbounded repetitions (checked
 	// once nullability is known): one walk is cheaper than three.
-	v.lastUser = zeroed(v.lastUser, len(effective))
+	v.lastUser = reuse.Zeroed(v.lastUser, len(effective))
 	v.uses = v.uses[:0]
 	v.stars = v.stars[:0]
 	for k, r := range rules {
@@ -167,7 +169,7 @@ var nameSeed = maphash.MakeSeed()
 func (x *nameIndex) reset(n int) {
 	clear(x.names)
 	x.names = x.names[:0]
-	x.slots = zeroed(x.slots, 1<<bits.Len(uint(2*n)))
+	x.slots = reuse.Zeroed(x.slots, 1<<bits.Len(uint(2*n)))
 	clear(x.guess[:])
 }
 
@@ -214,22 +216,6 @@ func (x *nameIndex) add(name string) (int32, bool) {
 	x.slots[i] = int32(len(x.names))
 	x.guess[guessSlot(name)] = int32(len(x.names))
 	return int32(len(x.names) - 1), false
-}
-
-// grow returns s with length n, reusing its array when it is large enough;
-// the elements are not cleared.
-func grow[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
-}
-
-// zeroed returns s with length n and every element zero.
-func zeroed[T any](s []T, n int) []T {
-	s = grow(s, n)
-	clear(s)
-	return s
 }
 
 // edge says that rule from refers to rule to (by index).
@@ -403,7 +389,7 @@ func (v *validator) leftRecursion(rules []*Rule) {
 	// The left corners of each rule, found by the same walk: it lists
 	// them in corners, once per rule.
 	lc.corners = v.uses[:0] // grouped already: reuse its array
-	lc.lastFrom = zeroed(v.lastFrom, len(rules))
+	lc.lastFrom = reuse.Zeroed(v.lastFrom, len(rules))
 	for i, r := range rules {
 		if v.trusted && r.frozenAs() != nil {
 			continue // no left corner of a frozen rule leads out of its set
@@ -421,7 +407,7 @@ func (v *validator) leftRecursion(rules []*Rule) {
 		onPath
 		done
 	)
-	state := zeroed(v.state, len(rules))
+	state := reuse.Zeroed(v.state, len(rules))
 	v.state = state
 	path := v.path[:0]
 	for start := range rules {
@@ -477,7 +463,7 @@ func byFrom(a adjacency, n int, edges []edge, reversed bool) adjacency {
 		}
 		return e.from, e.to
 	}
-	start := zeroed(a.start, n+2)
+	start := reuse.Zeroed(a.start, n+2)
 	for _, e := range edges {
 		k, _ := key(e)
 		start[k+2]++
@@ -487,7 +473,7 @@ func byFrom(a adjacency, n int, edges []edge, reversed bool) adjacency {
 	}
 	// start[k+1] is now where the edges of k begin; filling moves it to
 	// where they end, which is where those of k+1 begin.
-	to := grow(a.to, len(edges))
+	to := reuse.Slice(a.to, len(edges))
 	for _, e := range edges {
 		k, x := key(e)
 		to[start[k+1]] = x
@@ -500,8 +486,8 @@ func byFrom(a adjacency, n int, edges []edge, reversed bool) adjacency {
 // worklist fixpoint that re-examines a rule only when a rule it uses
 // becomes nullable (v.users.of(i): the rules that reference rule i).
 func (v *validator) nullableRules(rules []*Rule) []bool {
-	lc := leftCorners{index: &v.index, nullable: zeroed(v.nullable, len(rules))}
-	work := grow(v.work, len(rules))
+	lc := leftCorners{index: &v.index, nullable: reuse.Zeroed(v.nullable, len(rules))}
+	work := reuse.Slice(v.work, len(rules))
 	for i := range work {
 		work[i] = int32(i)
 	}
