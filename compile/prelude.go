@@ -20,10 +20,10 @@ import (
 // TestPreludeUnchanged checks that nothing writes to them. Those with a
 // reserved name are whole shared rules, frozen (gbnf.Freeze): printed and
 // checked once, not in every grammar, where they are half the text of a
-// small one. The bodies of
-// "any character but X, then the rest" for ASCII X (tailNotRule) are built
-// the first time a compile needs each: all 128 at once took 450 µs, a cost
-// a one-schema process such as the CLI would pay for a handful of them.
+// small one. The rules "any character but X, then the rest" for ASCII X
+// (tailNotRule) are built the first time a compile needs each: all 128 at
+// once took 450 µs, a cost a one-schema process such as the CLI would pay
+// for a handful of them.
 
 // template is a prebuilt helper rule body and the helper rules it refers to,
 // in the order a fresh build would have added them.

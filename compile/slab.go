@@ -49,10 +49,15 @@ func (s *nodeSlab) seq(items ...gbnf.Expr) gbnf.Expr {
 	if len(out) == 1 {
 		return out[0]
 	}
+	return s.newSeq(out)
+}
+
+// newSeq is a Seq of a copy of items, from the blocks.
+func (s *nodeSlab) newSeq(items []gbnf.Expr) *gbnf.Seq {
 	if len(s.seqs) == cap(s.seqs) {
 		s.seqs = make([]gbnf.Seq, 0, slabNodes)
 	}
-	s.seqs = append(s.seqs, gbnf.Seq{Items: s.list(out)})
+	s.seqs = append(s.seqs, gbnf.Seq{Items: s.list(items)})
 	return &s.seqs[len(s.seqs)-1]
 }
 
@@ -92,9 +97,5 @@ func (s *nodeSlab) pair(a, b gbnf.Expr) gbnf.Expr {
 	if _, ok := b.(*gbnf.Alt); !ok {
 		return s.seq(a, b)
 	}
-	if len(s.seqs) == cap(s.seqs) {
-		s.seqs = make([]gbnf.Seq, 0, slabNodes)
-	}
-	s.seqs = append(s.seqs, gbnf.Seq{Items: s.list([]gbnf.Expr{a, b})})
-	return &s.seqs[len(s.seqs)-1]
+	return s.newSeq([]gbnf.Expr{a, b})
 }
