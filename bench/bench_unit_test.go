@@ -177,6 +177,23 @@ func TestPeerRunsApart(t *testing.T) {
 	}
 }
 
+// TestCompileRuns: the compile rows name the run count; a record from
+// before it was written counts as two runs.
+func TestCompileRuns(t *testing.T) {
+	for _, tc := range []struct {
+		runs []int
+		want string
+	}{{[]int{5, 5}, "5"}, {[]int{0}, "2"}, {[]int{0, 5, 3}, "2-5"}} {
+		var recs []PeerRecord
+		for _, n := range tc.runs {
+			recs = append(recs, PeerRecord{CompileRuns: n})
+		}
+		if got := compileRuns(recs); got != tc.want {
+			t.Errorf("compileRuns(%v) = %q, want %q", tc.runs, got, tc.want)
+		}
+	}
+}
+
 func TestStripPeerSuffix(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string

@@ -6,7 +6,9 @@
 // folder holding both to point elsewhere.
 //
 // Requests (id names a loaded grammar):
-//   {"op":"peer","schema":"<json text>"}        -> {gbnf, create_us, parse_us, convert_us, warnings} | {error}
+//   {"op":"peer","schema":"<json text>","runs":5} -> {gbnf, create_us, parse_us, convert_us, warnings} | {error}
+//        JSON.parse and the converter run `runs` times each (default 2), the fastest run counts;
+//        create_us is one createGrammarForJsonSchema after them.
 //   {"op":"load","id":"a","grammar":"<gbnf>"}   -> {load_us} | {error}
 //   {"op":"accepts","id":"a","texts":[...]}     -> {accepted:[bool...]}
 //   {"op":"time","ids":["a","b"],"texts":[...],"min_ms":50,"max_reps":50}
@@ -41,9 +43,10 @@ const loaded = (ids) => {
 await serve(async (req) => {
     switch (req.op) {
     case "peer": {
+        const runs = req.runs ?? 2;
         let schema, parse_us = Infinity;
         try {
-            for (let i = 0; i < 2; i++) { // JSON.parse, timed as the converter is: ours reads the text too
+            for (let i = 0; i < runs; i++) { // JSON.parse, timed as the converter is: ours reads the text too
                 const t0 = process.hrtime.bigint();
                 schema = JSON.parse(req.schema);
                 parse_us = Math.min(parse_us, micros(t0));
@@ -52,7 +55,7 @@ await serve(async (req) => {
         try {
             warnings = [];
             let gbnf, convert_us = Infinity;
-            for (let i = 0; i < 2; i++) { // the first run warms the JIT; the faster counts
+            for (let i = 0; i < runs; i++) { // the first run warms the JIT; the fastest counts
                 const t0 = process.hrtime.bigint();
                 gbnf = getGbnfGrammarForGbnfJsonSchema(schema);
                 convert_us = Math.min(convert_us, micros(t0));
