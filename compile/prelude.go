@@ -108,7 +108,7 @@ func buildPrelude(ws Whitespace) map[string]*template {
 				t.refs = append(t.refs, name)
 			}
 		})
-		u := collectUses([]*gbnf.Rule{r}, map[string]int32{}, nil)
+		u := collectUses([]*gbnf.Rule{r})
 		t.choice = u.choice[0]
 		out[key] = t
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/names"
 	"github.com/schema2gbnf/schema2gbnf/internal/reuse"
 )
 
@@ -21,13 +22,7 @@ func (cp *compiler) prune() bool {
 	rules := cp.g.Rules
 	sc := pruneScratches.Get().(*pruneScratch)
 	defer sc.release(len(rules))
-	if sc.index == nil {
-		sc.index = make(map[string]int32, len(rules))
-	}
-	index := sc.index
-	for i, r := range rules {
-		index[r.Name] = int32(i)
-	}
+	index := sc.index(rules)
 	uses := sc.uses.reset(rules, index, cp.templates.byBody)
 	// A worklist: when a rule turns productive, only the rules that use it
 	// are looked at again. Sweeping every rule until nothing changes took
@@ -37,7 +32,7 @@ func (cp *compiler) prune() bool {
 	productive := reuse.Zeroed(sc.productive, len(rules))
 	sc.productive = productive
 	isProductive := func(name string) bool {
-		i, ok := index[name]
+		i, ok := index.lookup(name)
 		return ok && productive[i]
 	}
 	// Backwards: a rule is mostly created before the rules it uses, so the
@@ -70,7 +65,7 @@ func (cp *compiler) prune() bool {
 			work = append(work, users.of(i)...)
 		}
 	}
-	root, ok := index["root"]
+	root, ok := index.lookup("root")
 	if !ok || !productive[root] {
 		return false
 	}
@@ -116,7 +111,7 @@ func (cp *compiler) prune() bool {
 // order of first reference, and whether it refers to an undefined name or
 // holds a nil part (a part that derives nothing). The lists share one array.
 type ruleUses struct {
-	index   map[string]int32
+	index   *ruleIndex
 	known   map[gbnf.Expr]*template // bodies whose references are listed already
 	refs    [][]int32
 	flat    []int32 // the lists, one after another
@@ -127,12 +122,14 @@ type ruleUses struct {
 	gen     int32   // the current collection
 }
 
-func collectUses(rules []*gbnf.Rule, index map[string]int32, known map[gbnf.Expr]*template) *ruleUses {
-	return new(ruleUses).reset(rules, index, known)
+// collectUses is the uses of rules, each reference resolved among them.
+func collectUses(rules []*gbnf.Rule) *ruleUses {
+	var sc pruneScratch
+	return new(ruleUses).reset(rules, sc.index(rules), nil)
 }
 
 // reset makes u the uses of rules, in u's arrays when they are large enough.
-func (u *ruleUses) reset(rules []*gbnf.Rule, index map[string]int32, known map[gbnf.Expr]*template) *ruleUses {
+func (u *ruleUses) reset(rules []*gbnf.Rule, index *ruleIndex, known map[gbnf.Expr]*template) *ruleUses {
 	n := len(rules)
 	u.index, u.known, u.gen = index, known, 0
 	u.refs = reuse.Zeroed(u.refs, n)
@@ -144,10 +141,39 @@ func (u *ruleUses) reset(rules []*gbnf.Rule, index map[string]int32, known map[g
 	return u
 }
 
+// ruleIndex finds a rule's index by its name. Names are unique (newName
+// and shared make sure); were one defined twice, its last rule would count,
+// as in a map.
+type ruleIndex struct {
+	names names.Index
+	rule  []int32 // by the name's index in names
+}
+
+// lookup returns the index of the rule named name, if there is one.
+func (x *ruleIndex) lookup(name string) (int32, bool) {
+	j, ok := x.names.Lookup(name)
+	if !ok {
+		return -1, false
+	}
+	return x.rule[j], true
+}
+
+// index makes sc's ruleIndex the index of rules.
+func (sc *pruneScratch) index(rules []*gbnf.Rule) *ruleIndex {
+	x := &sc.byName
+	x.names.Reset(len(rules))
+	x.rule = reuse.Slice(x.rule, len(rules))
+	for i, r := range rules {
+		j, _ := x.names.Add(r.Name)
+		x.rule[j] = int32(i)
+	}
+	return x
+}
+
 // pruneScratch is prune's working memory, kept in a pool between compiles:
 // its maps and arrays were a tenth of a small compile's allocations.
 type pruneScratch struct {
-	index      map[string]int32
+	byName     ruleIndex
 	uses       ruleUses
 	users      adjacency
 	productive []bool
@@ -169,7 +195,7 @@ func (sc *pruneScratch) release(rules int) {
 	if rules > maxPooledPrune {
 		return
 	}
-	clear(sc.index)
+	sc.byName.names.Forget()
 	sc.uses.index, sc.uses.known = nil, nil
 	clear(sc.uses.refs) // slices of flat, which holds only numbers
 	pruneScratches.Put(sc)
@@ -221,7 +247,7 @@ func (u *ruleUses) walk(i int, e gbnf.Expr, depth int) {
 
 // ref notes that rule i refers to name.
 func (u *ruleUses) ref(i int, name string) {
-	j, ok := u.index[name]
+	j, ok := u.index.lookup(name)
 	switch {
 	case !ok:
 		u.missing[i] = true
@@ -354,7 +380,7 @@ func skipAliases(rules []*gbnf.Rule, productive []bool, u *ruleUses) func(int32)
 	aliases := 0
 	for i, r := range rules {
 		if to, ok := r.Expr.(*gbnf.Ref); ok && productive[i] && r.Name != "root" && to.Name != r.Name {
-			if j, ok := u.index[to.Name]; ok {
+			if j, ok := u.index.lookup(to.Name); ok {
 				if alias == nil {
 					alias = make([]int32, len(rules))
 					for k := range alias {
@@ -380,7 +406,7 @@ func skipAliases(rules []*gbnf.Rule, productive []bool, u *ruleUses) func(int32)
 		return i
 	}
 	rename := func(name string) string {
-		if i, ok := u.index[name]; ok {
+		if i, ok := u.index.lookup(name); ok {
 			return rules[resolve(i)].Name
 		}
 		return name

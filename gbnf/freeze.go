@@ -38,7 +38,7 @@ func Freeze(rules []*Rule) error {
 			return err
 		}
 		walkRefs(r.Expr, func(name string) {
-			j, _ := v.index.find(name) // defined: check saw to it
+			j, _ := v.index.Lookup(name) // defined: check saw to it
 			for _, u := range f.uses {
 				if u.name == name {
 					return
@@ -94,11 +94,11 @@ func (v *validator) trustFrozen(rules []*Rule) bool {
 			continue
 		}
 		some = true
-		if j, ok := v.index.lookup(r.Name); !ok || v.effective[j] != r {
+		if j, ok := v.index.Lookup(r.Name); !ok || v.effective[j] != r {
 			return false
 		}
 		for _, u := range f.uses {
-			j, ok := v.index.lookup(u.name)
+			j, ok := v.index.Lookup(u.name)
 			if !ok || v.effective[j] != u.rule || u.rule.frozenAs() == nil {
 				return false
 			}

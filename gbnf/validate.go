@@ -3,13 +3,12 @@ package gbnf
 import (
 	"cmp"
 	"fmt"
-	"hash/maphash"
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/schema2gbnf/schema2gbnf/internal/names"
 	"github.com/schema2gbnf/schema2gbnf/internal/reuse"
 )
 
@@ -49,7 +48,7 @@ func (v *validator) check(rules []*Rule, needRoot bool) {
 	// of defined names. Later stages work on these indices: string-keyed
 	// maps per rule were most of Validate's cost on compiled grammars.
 	index := &v.index
-	index.reset(len(rules))
+	index.Reset(len(rules))
 	effective := v.effective[:0] // by index: the last definition of each name
 	v.nameOK = v.nameOK[:0]      // by index: the name is a GBNF name
 	ruleIndex := reuse.Slice(v.ruleIndex, len(rules))
@@ -58,7 +57,7 @@ func (v *validator) check(rules []*Rule, needRoot bool) {
 			v.add(Pos{}, "rule %d is nil", i)
 			continue
 		}
-		if j, ok := index.add(r.Name); ok {
+		if j, ok := index.Add(r.Name); ok {
 			effective[j] = r
 			ruleIndex[i] = j
 			continue
@@ -93,7 +92,7 @@ func (v *validator) check(rules []*Rule, needRoot bool) {
 		v.rule = r.Name
 		v.expr(r.Expr)
 	}
-	if _, ok := index.find("root"); needRoot && !ok {
+	if _, ok := index.Lookup("root"); needRoot && !ok {
 		v.add(Pos{}, "no rule named root: matching starts there")
 	}
 	if len(v.errs) == 0 {
@@ -107,7 +106,7 @@ func (v *validator) check(rules []*Rule, needRoot bool) {
 // on a valid grammar, and the garbage collector's work grows with those.
 type validator struct {
 	errs     ErrorList
-	index    nameIndex   // each defined name's rule index
+	index    names.Index // each defined name's rule index
 	rule     string      // the name of the rule whose body expr walks
 	user     int32       // the effective rule whose body expr walks, or -1
 	uses     []edge      // (user, used) for each rule an effective rule references
@@ -141,81 +140,10 @@ func (v *validator) release() {
 		return
 	}
 	clear(v.effective)
-	clear(v.index.names)
+	v.index.Forget()
 	clear(v.stars)
 	v.errs, v.rule = nil, ""
 	validators.Put(v)
-}
-
-// nameIndex finds a rule's index by its name: open addressing over a
-// power-of-two array of rule indices, at most half full. Unlike a map it is
-// reset for each grammar by clearing an array the size of that grammar,
-// however large the grammars before it were.
-//
-// Most references in a compiled grammar name a few helper rules, so before
-// hashing the whole name, lookup tries guess: the last name added whose
-// length and three bytes fall in the same place.
-type nameIndex struct {
-	slots []int32  // 1 + the index of the name that hashes here; 0: empty
-	names []string // by index
-	guess [256]int32
-}
-
-// nameSeed randomizes the hash per process, so that no grammar can be
-// built to make the names collide.
-var nameSeed = maphash.MakeSeed()
-
-// reset empties the index and sizes it for up to n names.
-func (x *nameIndex) reset(n int) {
-	clear(x.names)
-	x.names = x.names[:0]
-	x.slots = reuse.Zeroed(x.slots, 1<<bits.Len(uint(2*n)))
-	clear(x.guess[:])
-}
-
-// guessSlot places a name in guess by its length and three of its bytes.
-func guessSlot(name string) uint32 {
-	n := len(name)
-	if n == 0 {
-		return 0
-	}
-	h := uint32(n)*0x9E3779B1 ^ uint32(name[0])*0x85EBCA77 ^ uint32(name[n/2])*0x27D4EB2F ^ uint32(name[n-1])*0xC2B2AE3D
-	return h >> 24
-}
-
-// lookup returns the index of name, if it is there.
-func (x *nameIndex) lookup(name string) (int32, bool) {
-	if g := x.guess[guessSlot(name)]; g != 0 && x.names[g-1] == name {
-		return g - 1, true
-	}
-	return x.find(name)
-}
-
-// find returns the index of name, or the slot where to add it.
-func (x *nameIndex) find(name string) (int32, bool) {
-	mask := uint64(len(x.slots) - 1)
-	for i := maphash.String(nameSeed, name) & mask; ; i = (i + 1) & mask {
-		s := x.slots[i]
-		if s == 0 {
-			return int32(i), false
-		}
-		if x.names[s-1] == name {
-			return s - 1, true
-		}
-	}
-}
-
-// add returns the index of name and true when it is there; otherwise it
-// gives name the next index and returns that and false.
-func (x *nameIndex) add(name string) (int32, bool) {
-	i, ok := x.find(name)
-	if ok {
-		return i, true
-	}
-	x.names = append(x.names, name)
-	x.slots[i] = int32(len(x.names))
-	x.guess[guessSlot(name)] = int32(len(x.names))
-	return int32(len(x.names) - 1), false
 }
 
 // edge says that rule from refers to rule to (by index).
@@ -335,7 +263,7 @@ func (v *validator) expr(e Expr) {
 			return
 		}
 		// A defined name was checked with its rule: look it up first.
-		j, ok := v.index.lookup(e.Name)
+		j, ok := v.index.Lookup(e.Name)
 		switch {
 		case ok && !v.nameOK[j], !ok && !validName(e.Name):
 			v.add(e.Pos, "rule %s: reference %q is not a GBNF name", v.rule, e.Name)
@@ -517,7 +445,7 @@ func (v *validator) nullableRules(rules []*Rule) []bool {
 // start with, once per rule (lastFrom holds 1 + the last rule that added
 // an edge to each rule).
 type leftCorners struct {
-	index    *nameIndex
+	index    *names.Index
 	nullable []bool
 	from     int32
 	lastFrom []int32
@@ -545,7 +473,7 @@ func (lc *leftCorners) of(e Expr) bool {
 	case *Lit:
 		return e.Text == ""
 	case *Ref:
-		i, _ := lc.index.lookup(e.Name)
+		i, _ := lc.index.Lookup(e.Name)
 		if lc.lastFrom != nil && lc.lastFrom[i] != lc.from+1 {
 			lc.lastFrom[i] = lc.from + 1
 			lc.corners = append(lc.corners, edge{lc.from, i})
