@@ -363,6 +363,9 @@ func sortedValidNames(names []string) []string {
 // first at bytes: the closing quote unless a name ends here, each next
 // rune followed by its own node, or any other character and any rest.
 func (cp *compiler) nameNode(names []string, at int, tail gbnf.Expr) gbnf.Expr {
+	if len(names) == 1 {
+		return cp.nameChain(names[0], at, tail)
+	}
 	var altBuf [8]gbnf.Expr
 	var keyBuf [8]rune
 	alts, keys := altBuf[:0], keyBuf[:0]
@@ -403,12 +406,31 @@ func (cp *compiler) nameRest(name string, at int, tail gbnf.Expr) gbnf.Expr {
 	if e, ok := cp.nameRests[rest]; ok {
 		return e
 	}
-	e := cp.nameNode([]string{name}, at, tail)
+	e := cp.nameChain(name, at, tail)
 	if cp.nameRests == nil {
 		cp.nameRests = map[string]gbnf.Expr{}
 	}
 	cp.nameRests[rest] = e
 	return e
+}
+
+// nameChain is the trie node of one name past its first at bytes: per
+// rune, stop here, or the rune and the node of the rest, or any other
+// character and any rest. It is nameNode for a single name, built from the
+// name's end in a loop: below the point where names part, every node is
+// such a chain, most of a trie's nodes. It adds the helper rules it uses in
+// the order nameNode's recursion would, the deepest first.
+func (cp *compiler) nameChain(name string, at int, tail gbnf.Expr) gbnf.Expr {
+	var buf [3]gbnf.Expr
+	node := cp.appendOtherTail(buf[:0], nil, tail)[0] // past the end: at least one more character
+	for end := len(name); end > at; {
+		r, size := utf8.DecodeLastRuneInString(name[at:end])
+		end -= size
+		except := [1]rune{r}
+		alts := append(buf[:0], lit(`"`), cp.slab.pair(canonicalLit(r), node))
+		node = cp.slab.alt(cp.appendOtherTail(alts, except[:], tail)...)
+	}
+	return node
 }
 
 // maxSharedName is the longest name whose trie nodes nameRest shares: a
