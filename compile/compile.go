@@ -152,7 +152,11 @@ type compiler struct {
 	// templates are the prebuilt helper rules of the whitespace mode
 	// (prelude.go); nil while the prelude itself is built.
 	templates preludeSet
-	taken     uint32       // the prelude rules with a reserved name in the grammar, by template.bit
+	taken     uint32 // the prelude rules with a reserved name in the grammar, by template.bit
+	// templated lists the rules whose body is a template's, by their
+	// place in g.Rules, in order: prune takes their references from the
+	// template instead of a walk of the body.
+	templated []templateAt
 	recording *useRecorder // only while the prelude is built
 
 	expanding map[*subsetcheck.Schema]bool // schemas being expanded inline

@@ -325,13 +325,25 @@ func pointerName(ptr string) string {
 	return sanitize(strings.Join(segs, "-"))
 }
 
-// addFrozen appends a rule shared by every grammar (the prelude's, frozen:
-// see gbnf.Freeze) to the grammar.
-func (cp *compiler) addFrozen(r *gbnf.Rule) {
+// addFrozen appends a template's rule shared by every grammar (the
+// prelude's, frozen: see gbnf.Freeze) to the grammar.
+func (cp *compiler) addFrozen(t *template) {
 	if cp.g.Rules == nil {
 		cp.g.Rules = make([]*gbnf.Rule, 0, 48)
 	}
-	cp.g.Rules = append(cp.g.Rules, r)
+	cp.noteTemplate(t)
+	cp.g.Rules = append(cp.g.Rules, t.rule)
+}
+
+// noteTemplate notes that the next rule of the grammar has t's body.
+func (cp *compiler) noteTemplate(t *template) {
+	cp.templated = append(cp.templated, templateAt{int32(len(cp.g.Rules)), t})
+}
+
+// templateAt is a rule of the grammar, by its place, whose body is t's.
+type templateAt struct {
+	at int32
+	t  *template
 }
 
 // newRule appends a rule to the grammar. Rules come from blocks, and the
@@ -379,7 +391,7 @@ func (cp *compiler) shared(key string, build func(name string) gbnf.Expr) gbnf.E
 	if t := cp.templates.byKey[key]; t != nil && t.use != nil { // a reserved name: no maps
 		if cp.taken&(1<<t.bit) == 0 {
 			cp.taken |= 1 << t.bit
-			cp.addFrozen(t.rule)
+			cp.addFrozen(t)
 			for _, k := range t.uses { // every one has a template
 				cp.shared(k, nil)
 			}
@@ -401,8 +413,12 @@ func (cp *compiler) shared(key string, build func(name string) gbnf.Expr) gbnf.E
 	cp.helper[key] = name
 	use := cp.ref(name)
 	cp.sharedRefs[key] = use
+	t := cp.templates.byKey[key]
+	if t != nil {
+		cp.noteTemplate(t)
+	}
 	r := cp.newRule(name, nil)
-	if t := cp.templates.byKey[key]; t != nil {
+	if t != nil {
 		r.Expr = t.body
 		for _, k := range t.uses { // every one has a template
 			cp.shared(k, nil)

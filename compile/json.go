@@ -502,7 +502,7 @@ func (cp *compiler) appendOtherTail(alts []gbnf.Expr, except []rune, tail gbnf.E
 	}
 	e := cp.shared(tailNotName(r), func(string) gbnf.Expr {
 		if r < utf8.RuneSelf && cp.recording == nil { // (not while the prelude is built: it waits for that)
-			return tailNotRule(cp.ws, r).Expr // built once per process (prelude.go)
+			return tailNotRule(cp.ws, r).body // built once per process (prelude.go)
 		}
 		return thenTail(cp.canonicalChar(except), tail)
 	})

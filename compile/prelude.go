@@ -147,15 +147,15 @@ func (u *useRecorder) asked(key string) {
 	}
 }
 
-// tailNotRules holds, per whitespace mode and ASCII rune X, the rule
-// canonical-tail-not-X once a compile has built it, frozen with the
-// prelude's rules it refers to.
-var tailNotRules [2][utf8.RuneSelf]atomic.Pointer[gbnf.Rule]
+// tailNotRules holds, per whitespace mode and ASCII rune X, the template
+// of the rule canonical-tail-not-X once a compile has built it, its rule
+// frozen with the prelude's rules it refers to.
+var tailNotRules [2][utf8.RuneSelf]atomic.Pointer[template]
 
-// tailNotRule is the shared rule canonical-tail-not-r for ASCII r. Two
-// compiles that miss at once both build it and one store wins: the rules
-// are the same, so grammars do not depend on which.
-func tailNotRule(ws gbnf.Expr, r rune) *gbnf.Rule {
+// tailNotRule is the template of the shared rule canonical-tail-not-r for
+// ASCII r. Two compiles that miss at once both build it and one store wins:
+// the rules are the same, so grammars do not depend on which.
+func tailNotRule(ws gbnf.Expr, r rune) *template {
 	mode := Bounded
 	if isEpsilon(ws) {
 		mode = Compact
@@ -178,6 +178,13 @@ func tailNotRule(ws gbnf.Expr, r rune) *gbnf.Rule {
 	if err := gbnf.Freeze(set); err != nil {
 		panic("compile: canonical-tail-not-" + string(r) + " is not valid GBNF: " + err.Error())
 	}
-	slot.CompareAndSwap(nil, rule)
+	t := &template{body: rule.Expr, rule: rule, use: &tailNotRefs[r]}
+	walkRefs(rule.Expr, func(name string) {
+		if !slices.Contains(t.refs, name) {
+			t.refs = append(t.refs, name)
+		}
+	})
+	t.choice = collectUses(set[:1]).choice[0]
+	slot.CompareAndSwap(nil, t)
 	return slot.Load()
 }

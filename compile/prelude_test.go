@@ -78,7 +78,7 @@ func TestPreludeUnchanged(t *testing.T) {
 		}
 		for r := range rune(utf8.RuneSelf) {
 			cp := newCompiler(&subsetcheck.Checked{}, Options{Whitespace: ws})
-			rule := tailNotRule(cp.ws, r)
+			rule := tailNotRule(cp.ws, r).rule
 			fresh := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: rule.Name, Expr: thenTail(cp.canonicalChar([]rune{r}), cp.canonicalTail())}}}
 			shared := &gbnf.Grammar{Rules: []*gbnf.Rule{rule}} // printed by Freeze
 			walked := &gbnf.Grammar{Rules: []*gbnf.Rule{{Name: rule.Name, Expr: rule.Expr}}}

@@ -23,7 +23,7 @@ func (cp *compiler) prune() bool {
 	sc := pruneScratches.Get().(*pruneScratch)
 	defer sc.release(len(rules))
 	index := sc.index(rules)
-	uses := sc.uses.reset(rules, index, cp.templates.byBody)
+	uses := sc.uses.reset(rules, index, cp.templated)
 	// A worklist: when a rule turns productive, only the rules that use it
 	// are looked at again. Sweeping every rule until nothing changes took
 	// one sweep per link of a chain (first[i] -> first[i+1] of a wide
@@ -72,7 +72,7 @@ func (cp *compiler) prune() bool {
 	for i, r := range rules {
 		if productive[i] && !uses.allProductive(i, productive) {
 			r.Expr = simplify(r.Expr, isProductive) // drops references: collect them again
-			uses.collect(i, r.Expr)
+			uses.collect(i, r.Expr, nil)
 		}
 	}
 	aliasOf := skipAliases(rules, productive, uses)
@@ -112,7 +112,6 @@ func (cp *compiler) prune() bool {
 // holds a nil part (a part that derives nothing). The lists share one array.
 type ruleUses struct {
 	index   *ruleIndex
-	known   map[gbnf.Expr]*template // bodies whose references are listed already
 	refs    [][]int32
 	flat    []int32 // the lists, one after another
 	missing []bool
@@ -129,14 +128,18 @@ func collectUses(rules []*gbnf.Rule) *ruleUses {
 }
 
 // reset makes u the uses of rules, in u's arrays when they are large enough.
-func (u *ruleUses) reset(rules []*gbnf.Rule, index *ruleIndex, known map[gbnf.Expr]*template) *ruleUses {
+func (u *ruleUses) reset(rules []*gbnf.Rule, index *ruleIndex, templated []templateAt) *ruleUses {
 	n := len(rules)
-	u.index, u.known, u.gen = index, known, 0
+	u.index, u.gen = index, 0
 	u.refs = reuse.Zeroed(u.refs, n)
 	u.flat = slices.Grow(u.flat[:0], 4*n)
 	u.missing, u.choice, u.seen, u.deep = reuse.Zeroed(u.missing, n), reuse.Zeroed(u.choice, n), reuse.Zeroed(u.seen, n), reuse.Zeroed(u.deep, n)
 	for i, r := range rules {
-		u.collect(i, r.Expr)
+		var t *template
+		if len(templated) > 0 && int(templated[0].at) == i {
+			t, templated = templated[0].t, templated[1:]
+		}
+		u.collect(i, r.Expr, t)
 	}
 	return u
 }
@@ -196,19 +199,20 @@ func (sc *pruneScratch) release(rules int) {
 		return
 	}
 	sc.byName.names.Forget()
-	sc.uses.index, sc.uses.known = nil, nil
+	sc.uses.index = nil
 	clear(sc.uses.refs) // slices of flat, which holds only numbers
 	pruneScratches.Put(sc)
 }
 
-// collect lists the references of rule i, whose body is e.
-func (u *ruleUses) collect(i int, e gbnf.Expr) {
+// collect lists the references of rule i, whose body is e; t, if not nil,
+// is the template the body may be (a prelude body: no walk).
+func (u *ruleUses) collect(i int, e gbnf.Expr, t *template) {
 	u.gen++
 	u.missing[i] = false
 	u.choice[i] = false
 	u.deep[i] = false
 	start := len(u.flat)
-	if t := u.known[e]; t != nil { // a prelude body: no walk
+	if t != nil && t.body == e {
 		u.choice[i] = t.choice
 		for _, name := range t.refs {
 			u.ref(i, name)
