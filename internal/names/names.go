@@ -6,7 +6,9 @@ package names
 
 import (
 	"hash/maphash"
+	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/schema2gbnf/schema2gbnf/internal/reuse"
 )
@@ -16,13 +18,31 @@ import (
 // reset for each grammar by clearing an array the size of that grammar,
 // however large the grammars before it were, so it can live in a pool.
 //
-// Most references in a compiled grammar name a few helper rules, so before
-// hashing the whole name, Lookup tries guess: the last name added whose
-// length and three bytes fall in the same place.
+// Most references in a compiled grammar are a few nodes shared by many
+// (one per helper rule), and a compiler spells every reference to a rule
+// with the rule's own name string, so before hashing the whole name Lookup
+// tries seen, the names met lately by the address of their bytes (a string
+// with the same address and length is the same string), then guess: the
+// last name added whose length and three bytes fall in the same place.
 type Index struct {
 	slots []int32  // 1 + the index of the name that hashes here; 0: empty
 	names []string // by index
 	guess [256]int32
+	seen  [128]seenName
+}
+
+// seenName is a name met before, by the address of its bytes (a pointer:
+// the bytes cannot be reused for another string while it is held here).
+type seenName struct {
+	data  *byte
+	n     int32
+	index int32
+}
+
+// seenSlot places a name in seen by the address of its bytes.
+func seenSlot(data *byte) uint {
+	a := uintptr(unsafe.Pointer(data))
+	return uint(a>>4^a>>11) & 127
 }
 
 // seed randomizes the hash per process, so that no grammar can be built to
@@ -41,6 +61,7 @@ func (x *Index) Reset(n int) {
 func (x *Index) Forget() {
 	clear(x.names)
 	x.names = x.names[:0]
+	clear(x.seen[:])
 }
 
 // Len is the number of names added since Reset.
@@ -58,10 +79,29 @@ func guessSlot(name string) uint32 {
 
 // Lookup returns the index of name, if it is there.
 func (x *Index) Lookup(name string) (int32, bool) {
-	if g := x.guess[guessSlot(name)]; g != 0 && x.names[g-1] == name {
-		return g - 1, true
+	data := unsafe.StringData(name)
+	s := &x.seen[seenSlot(data)]
+	if s.data == data && s.n == int32(len(name)) && data != nil {
+		return s.index, true
 	}
-	return x.find(name)
+	i, ok := int32(-1), false
+	if g := x.guess[guessSlot(name)]; g != 0 && x.names[g-1] == name {
+		i, ok = g-1, true
+	} else {
+		i, ok = x.find(name)
+	}
+	if ok {
+		x.see(name, i)
+	}
+	return i, ok
+}
+
+// see notes that name has index i.
+func (x *Index) see(name string, i int32) {
+	if len(name) <= math.MaxInt32 {
+		data := unsafe.StringData(name)
+		x.seen[seenSlot(data)] = seenName{data, int32(len(name)), i}
+	}
 }
 
 // find returns the index of name, or the slot where to add it.
@@ -89,5 +129,6 @@ func (x *Index) Add(name string) (int32, bool) {
 	x.names = append(x.names, name)
 	x.slots[i] = int32(len(x.names))
 	x.guess[guessSlot(name)] = int32(len(x.names))
+	x.see(name, int32(len(x.names)-1))
 	return int32(len(x.names) - 1), false
 }

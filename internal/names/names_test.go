@@ -2,6 +2,7 @@ package names
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,33 @@ func TestIndex(t *testing.T) {
 	x.Reset(1)
 	if _, ok := x.Lookup("r1-0"); ok || x.Len() != 0 {
 		t.Error("Reset kept a name")
+	}
+}
+
+// TestSeen: a name is found by the address of its bytes only when it is
+// the same string: a prefix at the same address is another name, an equal
+// string elsewhere is the same name, and the empty string is no name.
+func TestSeen(t *testing.T) {
+	var x Index
+	x.Reset(4)
+	long := strings.Repeat("ab", 8)
+	x.Add(long)
+	x.Add(long[:4])
+	for range 2 { // the second time from seen
+		if i, ok := x.Lookup(long); !ok || i != 0 {
+			t.Errorf("Lookup(long) = %d, %v", i, ok)
+		}
+		if i, ok := x.Lookup(long[:4]); !ok || i != 1 {
+			t.Errorf("Lookup(prefix) = %d, %v", i, ok)
+		}
+		if _, ok := x.Lookup(long[:6]); ok {
+			t.Error("a longer prefix at the same address was found")
+		}
+		if i, ok := x.Lookup(strings.Clone(long)); !ok || i != 0 {
+			t.Errorf("Lookup(copy) = %d, %v", i, ok)
+		}
+		if _, ok := x.Lookup(""); ok {
+			t.Error("the empty string was found")
+		}
 	}
 }
