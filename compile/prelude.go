@@ -112,6 +112,20 @@ func buildPrelude(ws Whitespace) map[string]*template {
 		t.choice = u.choice[0]
 		out[key] = t
 	}
+	// Every template derives text (prune takes a closed set of them as
+	// productive without a walk): each does once the ones it names do.
+	productive := map[string]bool{}
+	for grew := true; grew; {
+		grew = false
+		for key, t := range out {
+			if !productive[key] && derives(t.body, func(name string) bool { return productive[name] }) {
+				productive[key], grew = true, true
+			}
+		}
+	}
+	if len(productive) != len(out) {
+		panic("compile: a prelude rule derives no text")
+	}
 	// Bits in the order of helperNames, so that they never depend on the
 	// order of a map.
 	var frozen []*gbnf.Rule
@@ -185,6 +199,9 @@ func tailNotRule(ws gbnf.Expr, r rune) *template {
 		}
 	})
 	t.choice = collectUses(set[:1]).choice[0]
+	if !derives(t.body, func(string) bool { return true }) { // it names prelude rules only (Freeze saw to it), and they derive text
+		panic("compile: canonical-tail-not-" + string(r) + " derives no text")
+	}
 	slot.CompareAndSwap(nil, t)
 	return slot.Load()
 }

@@ -42,6 +42,12 @@ func (cp *compiler) prune() bool {
 		work[i] = int32(i)
 	}
 	defer func() { sc.work = work[:0] }()
+	// The prelude's rules, all at once when their set is closed: each
+	// template derives text when every helper it names does (prelude.go
+	// checks it), so a closed set of them all does, without a walk.
+	if uses.templatesClosed() {
+		copy(productive, uses.templated)
+	}
 	// Rules that use no rule (ws, hex) first: most rules use one made
 	// early, and each would otherwise fail one walk of derives before it
 	// is productive, then be looked at again.
@@ -111,14 +117,15 @@ func (cp *compiler) prune() bool {
 // order of first reference, and whether it refers to an undefined name or
 // holds a nil part (a part that derives nothing). The lists share one array.
 type ruleUses struct {
-	index   *ruleIndex
-	refs    [][]int32
-	flat    []int32 // the lists, one after another
-	missing []bool
-	choice  []bool  // the body holds an alternative or an optional part
-	deep    []bool  // the body nests a group maxNesting deep: outline must move parts out
-	seen    []int32 // the collection that last listed each rule
-	gen     int32   // the current collection
+	index     *ruleIndex
+	refs      [][]int32
+	flat      []int32 // the lists, one after another
+	missing   []bool
+	templated []bool  // the body is a template's (prelude.go)
+	choice    []bool  // the body holds an alternative or an optional part
+	deep      []bool  // the body nests a group maxNesting deep: outline must move parts out
+	seen      []int32 // the collection that last listed each rule
+	gen       int32   // the current collection
 }
 
 // collectUses is the uses of rules, each reference resolved among them.
@@ -134,6 +141,7 @@ func (u *ruleUses) reset(rules []*gbnf.Rule, index *ruleIndex, templated []templ
 	u.refs = reuse.Zeroed(u.refs, n)
 	u.flat = slices.Grow(u.flat[:0], 4*n)
 	u.missing, u.choice, u.seen, u.deep = reuse.Zeroed(u.missing, n), reuse.Zeroed(u.choice, n), reuse.Zeroed(u.seen, n), reuse.Zeroed(u.deep, n)
+	u.templated = reuse.Zeroed(u.templated, n)
 	for i, r := range rules {
 		var t *template
 		if len(templated) > 0 && int(templated[0].at) == i {
@@ -211,8 +219,10 @@ func (u *ruleUses) collect(i int, e gbnf.Expr, t *template) {
 	u.missing[i] = false
 	u.choice[i] = false
 	u.deep[i] = false
+	u.templated[i] = false
 	start := len(u.flat)
 	if t != nil && t.body == e {
+		u.templated[i] = true
 		u.choice[i] = t.choice
 		for _, name := range t.refs {
 			u.ref(i, name)
@@ -292,6 +302,25 @@ type adjacency struct{ start, to []int32 }
 func (a adjacency) of(i int32) []int32 { return a.to[a.start[i]:a.start[i+1]] }
 
 func (u *ruleUses) of(i int) []int32 { return u.refs[i] }
+
+// templatesClosed says whether the rules whose bodies are templates refer
+// to no rule but each other, every name they use defined.
+func (u *ruleUses) templatesClosed() bool {
+	for i, t := range u.templated {
+		if !t {
+			continue
+		}
+		if u.missing[i] {
+			return false
+		}
+		for _, j := range u.refs[i] {
+			if !u.templated[j] {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // allProductive says whether rule i refers only to productive rules and
 // holds no nil part, so that it derives some text and simplify has nothing
