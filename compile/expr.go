@@ -335,6 +335,14 @@ func (cp *compiler) addFrozen(t *template) {
 	cp.g.Rules = append(cp.g.Rules, t.rule)
 }
 
+// dropRule removes the rule at place at from the grammar, before prune.
+func (cp *compiler) dropRule(at int) {
+	cp.g.Rules = slices.Delete(cp.g.Rules, at, at+1)
+	for k := len(cp.templated) - 1; k >= 0 && cp.templated[k].at > int32(at); k-- { // in order of place
+		cp.templated[k].at--
+	}
+}
+
 // noteTemplate notes that the next rule of the grammar has t's body.
 func (cp *compiler) noteTemplate(t *template) {
 	cp.templated = append(cp.templated, templateAt{int32(len(cp.g.Rules)), t})

@@ -24,18 +24,36 @@ func (cp *compiler) schemaRef(s *subsetcheck.Schema) gbnf.Expr {
 		if cp.empty[s] {
 			return nil
 		}
+		if r.Expr == nil { // s refers to itself while its body is built
+			put(&cp.recursive, r, true)
+		}
 		return cp.ref(r.Name)
+	}
+	if to, ok := cp.aliases[s]; ok {
+		return cp.ref(to)
 	}
 	if len(cp.g.Rules) > cp.maxRules { // stop early: the grammar is refused anyway
 		cp.tooLarge(s)
 		return nil
 	}
 	r := cp.newRule(cp.newName(pointerName(s.Pointer)), nil)
+	at := len(cp.g.Rules) - 1
 	cp.rules[s] = r
 	r.Expr = cp.body(s, r.Name)
 	if r.Expr == nil {
 		put(&cp.empty, s, true)
 		return nil
+	}
+	// A rule that only names another rule (properties-age ::= integer) is
+	// dropped, and s refers to that rule instead: most properties have a
+	// plain type. Prune would drop it too, after renaming every reference,
+	// a walk of each body holding one. Not when s recurses: references to
+	// its rule are out already.
+	if to, ok := r.Expr.(*gbnf.Ref); ok && to.Name != r.Name && !cp.recursive[r] {
+		cp.dropRule(at)
+		delete(cp.rules, s)
+		put(&cp.aliases, s, to.Name)
+		return cp.ref(to.Name)
 	}
 	return cp.ref(r.Name)
 }
