@@ -126,10 +126,8 @@ type compiler struct {
 	names map[string]bool // every rule name in use, besides reservedNames
 	rules map[*subsetcheck.Schema]*gbnf.Rule
 	empty map[*subsetcheck.Schema]bool // schemas found to admit no value
-	// aliases are schemas whose rule would only name another rule: that
-	// rule's name (schemaRef); recursive holds the rules referred to while
-	// their body was built, never dropped as aliases.
-	aliases   map[*subsetcheck.Schema]string
+	// recursive holds the rules referred to while their body was built,
+	// never dropped as aliases (schemaRef).
 	recursive map[*gbnf.Rule]bool
 	helper    map[string]string // shared helper rules, by purpose
 	// tailNot is, per rune, the reference to "any other character than

@@ -345,6 +345,9 @@ func (cp *compiler) dropRule(at int) {
 
 // noteTemplate notes that the next rule of the grammar has t's body.
 func (cp *compiler) noteTemplate(t *template) {
+	if cp.templated == nil {
+		cp.templated = make([]templateAt, 0, 32) // most grammars hold fewer
+	}
 	cp.templated = append(cp.templated, templateAt{int32(len(cp.g.Rules)), t})
 }
 

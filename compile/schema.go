@@ -29,9 +29,6 @@ func (cp *compiler) schemaRef(s *subsetcheck.Schema) gbnf.Expr {
 		}
 		return cp.ref(r.Name)
 	}
-	if to, ok := cp.aliases[s]; ok {
-		return cp.ref(to)
-	}
 	if len(cp.g.Rules) > cp.maxRules { // stop early: the grammar is refused anyway
 		cp.tooLarge(s)
 		return nil
@@ -48,12 +45,12 @@ func (cp *compiler) schemaRef(s *subsetcheck.Schema) gbnf.Expr {
 	// dropped, and s refers to that rule instead: most properties have a
 	// plain type. Prune would drop it too, after renaming every reference,
 	// a walk of each body holding one. Not when s recurses: references to
-	// its rule are out already.
+	// its rule are out already. The dropped rule stays in rules, renamed
+	// as its target, so that the next reference to s names the target;
+	// its own name stays taken, as before.
 	if to, ok := r.Expr.(*gbnf.Ref); ok && to.Name != r.Name && !cp.recursive[r] {
 		cp.dropRule(at)
-		delete(cp.rules, s)
-		put(&cp.aliases, s, to.Name)
-		return cp.ref(to.Name)
+		r.Name = to.Name
 	}
 	return cp.ref(r.Name)
 }
