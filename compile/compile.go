@@ -162,8 +162,9 @@ type compiler struct {
 	templated []templateAt
 	recording *useRecorder // only while the prelude is built
 
-	expanding map[*subsetcheck.Schema]bool // schemas being expanded inline
-	expanded  map[*subsetcheck.Schema][]alternative
+	expanding map[*subsetcheck.Schema]bool                  // schemas being expanded inline
+	expanded  map[*subsetcheck.Schema][]alternative         // of schemas with $ref or anyOf
+	altBlock  []alternative                                 // where plainAlternative takes them from
 	meets     map[string]*subsetcheck.Schema                // conjunctions, by the set of their parts
 	parts     map[*subsetcheck.Schema][]*subsetcheck.Schema // the parts of each conjunction
 	ids       map[*subsetcheck.Schema]int                   // order of first sight, for set keys
