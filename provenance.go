@@ -29,7 +29,10 @@ func (p Provenance) String() string {
 // SchemaHash is the Provenance.Schema value for schema bytes.
 func SchemaHash(schema []byte) string {
 	sum := sha256.Sum256(schema)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	var b [len("sha256:") + 2*sha256.Size]byte // one allocation: the string
+	copy(b[:], "sha256:")
+	hex.Encode(b[len("sha256:"):], sum[:])
+	return string(b[:])
 }
 
 // ReadProvenance reads the provenance comment on a grammar's first line.

@@ -188,7 +188,6 @@ func compilerWithoutPrelude(c *subsetcheck.Checked, opts Options) *compiler {
 		rules:      map[*subsetcheck.Schema]*gbnf.Rule{},
 		helper:     map[string]string{},
 		sharedRefs: map[string]gbnf.Expr{},
-		expanded:   map[*subsetcheck.Schema][]alternative{},
 	}
 	if cp.maxRules <= 0 {
 		cp.maxRules = DefaultMaxRules

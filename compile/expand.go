@@ -111,7 +111,7 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 			return nil, false
 		}
 	}
-	cp.expanded[s] = alts
+	put(&cp.expanded, s, alts)
 	return alts, true
 }
 
