@@ -1,6 +1,10 @@
 package gbnf
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/schema2gbnf/schema2gbnf/internal/reuse"
+)
 
 // Freeze checks rules as a set closed under reference (every name they
 // refer to is one of them) and notes in each its printed line, the rules it
@@ -82,27 +86,35 @@ func (r *Rule) frozenAs() *frozen {
 // outside it is reachable from it, so it adds no left corner, no
 // repetition and no reference to check. It is all or nothing: one frozen
 // rule that fails makes every body walked, as in a grammar without them.
-// Needs v.index and v.effective.
+// Needs v.index and v.effective; notes in v.frozen which effective rules
+// are frozen, for the later walks to skip.
 func (v *validator) trustFrozen(rules []*Rule) bool {
+	v.frozen = reuse.Zeroed(v.frozen, len(v.effective))
 	some := false
 	for _, r := range rules {
-		if r == nil {
-			continue
-		}
-		f := r.frozenAs()
-		if f == nil {
+		if r == nil || r.frozenAs() == nil {
 			continue
 		}
 		some = true
-		if j, ok := v.index.Lookup(r.Name); !ok || v.effective[j] != r {
+		j, ok := v.index.Lookup(r.Name)
+		if !ok || v.effective[j] != r {
 			return false
 		}
-		for _, u := range f.uses {
-			j, ok := v.index.Lookup(u.name)
-			if !ok || v.effective[j] != u.rule || u.rule.frozenAs() == nil {
+		v.frozen[j] = true
+	}
+	if !some {
+		return false
+	}
+	for j, r := range v.effective {
+		if !v.frozen[j] {
+			continue
+		}
+		for _, u := range r.frozen.uses {
+			k, ok := v.index.Lookup(u.name)
+			if !ok || v.effective[k] != u.rule || !v.frozen[k] {
 				return false
 			}
 		}
 	}
-	return some
+	return true
 }

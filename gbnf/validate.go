@@ -79,7 +79,7 @@ func (v *validator) check(rules []*Rule, needRoot bool) {
 			continue
 		}
 		i := ruleIndex[k]
-		if v.trusted && r.frozenAs() != nil {
+		if v.trusted && v.frozen[i] && effective[i] == r {
 			continue // checked when frozen, and so is all it refers to
 		}
 		if !v.nameOK[i] {
@@ -124,6 +124,7 @@ type validator struct {
 	path      []frame
 	users     adjacency // the rules that reference each rule
 	corners   adjacency // the rules each rule can start with
+	frozen    []bool    // the effective rule is frozen (trustFrozen; read only when trusted)
 	trusted   bool      // the frozen rules are taken as checked (trustFrozen)
 }
 
@@ -319,7 +320,7 @@ func (v *validator) leftRecursion(rules []*Rule) {
 	lc.corners = v.uses[:0] // grouped already: reuse its array
 	lc.lastFrom = reuse.Zeroed(v.lastFrom, len(rules))
 	for i, r := range rules {
-		if v.trusted && r.frozenAs() != nil {
+		if v.trusted && v.frozen[i] {
 			continue // no left corner of a frozen rule leads out of its set
 		}
 		lc.from = int32(i)
@@ -421,15 +422,15 @@ func (v *validator) nullableRules(rules []*Rule) []bool {
 	}
 	if v.trusted {
 		for i, r := range rules {
-			if f := r.frozenAs(); f != nil {
-				lc.nullable[i] = f.nullable
+			if v.frozen[i] {
+				lc.nullable[i] = r.frozen.nullable
 			}
 		}
 	}
 	for len(work) > 0 {
 		i := work[len(work)-1]
 		work = work[:len(work)-1]
-		if lc.nullable[i] || v.trusted && rules[i].frozenAs() != nil || !lc.of(rules[i].Expr) {
+		if lc.nullable[i] || v.trusted && v.frozen[i] || !lc.of(rules[i].Expr) {
 			continue
 		}
 		lc.nullable[i] = true
