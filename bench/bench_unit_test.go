@@ -235,3 +235,53 @@ func TestSamplePeer(t *testing.T) {
 		t.Errorf("SampleTexts of a broken grammar: no error")
 	}
 }
+
+func TestMembersOf(t *testing.T) {
+	for _, tc := range []struct{ schema, want string }{
+		{`{"type":"string"}`, NoMembers},
+		{`{"type":"object"}`, NoMembers},
+		{`{"properties":{"a":{}},"required":["a"],"additionalProperties":false}`, RequiredClosed},
+		{`{"type":"object","properties":{"a":{}},"required":["a"]}`, RequiredOpen},
+		{`{"type":"object","properties":{"a":{},"b":{}},"required":["a"],"additionalProperties":false}`, OptionalClosed},
+		{`{"type":"object","properties":{"a":{}}}`, OptionalOpen},
+		// properties declared where objects are not allowed declare nothing
+		{`{"type":"string","properties":{"a":{}}}`, NoMembers},
+		// a nested object, reached through items, $ref and anyOf, counts
+		{`{"type":"array","items":{"$ref":"#/$defs/o"},"$defs":{"o":{"anyOf":[{"type":"object","properties":{"a":{}}},{"type":"null"}]}}}`, OptionalOpen},
+		{`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{}},"required":["b"]}},"required":["a"],"additionalProperties":false}`, RequiredOpen},
+		// recursion ends
+		{`{"$ref":"#/$defs/n","$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"}},"additionalProperties":false}}}`, OptionalClosed},
+	} {
+		doc, err := subsetcheck.Read("s", []byte(tc.schema), subsetcheck.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := subsetcheck.Check(doc, subsetcheck.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.schema, err)
+		}
+		if got := MembersOf(c); got != tc.want {
+			t.Errorf("MembersOf(%s) = %s, want %s", tc.schema, got, tc.want)
+		}
+	}
+}
+
+func TestMembersTable(t *testing.T) {
+	rec := func(members string, oursCheck float64) PeerRecord {
+		r := PeerRecord{Members: members, Common: 1, CommonRunes: 100, Timings: []Timing{{OursCheckUs: oursCheck, PeerCheckUs: 150, OursParseUs: 50, PeerParseUs: 50}}}
+		r.Ours.Status, r.Peer.Status = "compiled", "compiled"
+		return r
+	}
+	got := membersTable([]PeerRecord{rec(RequiredClosed, 100), rec(OptionalOpen, 250), rec(OptionalOpen, 350), rec("", 1000)})
+	for _, want := range []string{
+		"| every declared member required, no extra ones: the peer's reading | 1 | 0.50 / 0.50 / 0.50 | 0.50× | 0 (0.0%) |",
+		"| some declared member optional, extra ones allowed (JSON Schema's default) | 2 | 2.00 / 3.00 / 3.00 | 2.50× | 2 (100.0%) |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "extra ones allowed |") || strings.Contains(got, "no declared members") {
+		t.Errorf("table lists a class without schemas:\n%s", got)
+	}
+}

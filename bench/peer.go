@@ -51,6 +51,10 @@ type PeerRecord struct {
 	LlamaMatchUs float64 `json:"llama_match_us,omitempty"` // llama.cpp isTextCompatible, one pass
 	Disagree     int     `json:"disagree,omitempty"`       // texts where the Go matcher and llama.cpp differ: a bug
 	Note         string  `json:"note,omitempty"`
+
+	// Members is how the schema declares object members (MembersOf): the
+	// decoding table by members compares like with like.
+	Members string `json:"members,omitempty"`
 }
 
 // Side is what one compiler made of a schema.
@@ -379,6 +383,7 @@ func decodingTables(recs []PeerRecord) string {
 	fmt.Fprintf(&b, "| whole check per text, µs (parse + work: the old figure) | %s | %s | %s | %d of %d (%s) |\n",
 		dist(oursCheck, "%.0f"), dist(peerCheck, "%.0f"), ratio(checkRatio), checkSlower, costed, pct(checkSlower, costed))
 	fmt.Fprintf(&b, "| work's share of a check, %% | %s | %s | | |\n", dist(oursShare, "%.0f"), dist(peerShare, "%.0f"))
+	b.WriteString(membersTable(recs))
 	fmt.Fprintf(&b, "\nEngine work summed over the texts of all compared schemas: ours %.1f ms, peer %.1f ms (%.2f×). "+
 		"Work lost in the noise (a check not above its parses, left out): %d schemas. "+
 		"Correlation of the log ratio with the log grammar-bytes ratio, over the same schemas: engine work %.2f, whole check %.2f.\n",

@@ -141,6 +141,7 @@ func (r *runner) one(s bench.Schema, decode bool) bench.PeerRecord {
 	} else {
 		rec.Ours.GrammarBytes = len(out.Grammar.GBNF)
 		rec.Ours.Rules = countRules(out.Grammar.GBNF)
+		rec.Members = bench.MembersOf(out.Grammar.Schema)
 	}
 
 	// The peer.
