@@ -296,10 +296,13 @@ func escapesExcept(except []rune) gbnf.Expr {
 	return seq(lit(`\`), alt(escapes...))
 }
 
-// extraName is a JSON string, canonically spelled, whose decoded value is
-// none of names: the complement of the names' trie. Only canonical
-// spellings are allowed so that each decoded name has one spelling, and
-// excluding the declared names' spellings excludes the names.
+// extraName is the rest of a JSON string after its opening quote,
+// canonically spelled, whose decoded value is none of names: the
+// complement of the names' trie. Only canonical spellings are allowed so
+// that each decoded name has one spelling, and excluding the declared
+// names' spellings excludes the names. With no names, any string in any
+// spelling. The opening quote is left to the caller: objectExpr writes it
+// once for the declared names and the extra ones.
 //
 // Each trie node is one group: stop here (unless a name ends here), take a
 // child's character, or take any other character and then any rest. So
@@ -313,19 +316,25 @@ func escapesExcept(except []rune) gbnf.Expr {
 // sharing the next rune (UTF-8 byte order is code point order). Building
 // trie nodes was a third of all compile allocations.
 func (cp *compiler) extraName(names []string) gbnf.Expr {
-	if len(names) == 0 {
-		return cp.stringAny()
+	key := "name-any"
+	if len(names) > 0 {
+		key = "name-not:" + strings.Join(names, "\x00")
 	}
-	key := "name-not:" + strings.Join(names, "\x00")
 	if n, ok := cp.helper[key]; ok {
 		return ref(n)
 	}
-	sorted := sortedValidNames(names)
-	tail := cp.canonicalTail()
+	var tail gbnf.Expr
+	if len(names) > 0 {
+		tail = cp.canonicalTail()
+	}
 	name := cp.newName("extra-name")
 	cp.helper[key] = name
 	r := cp.newRule(name, nil)
-	r.Expr = seq(lit(`"`), cp.nameNode(sorted, 0, tail))
+	if len(names) == 0 {
+		r.Expr = seq(&gbnf.Repeat{Expr: cp.char(), Min: 0, Max: -1}, lit(`"`))
+	} else {
+		r.Expr = cp.nameNode(sortedValidNames(names), 0, tail)
+	}
 	return cp.ref(name)
 }
 

@@ -211,9 +211,8 @@ func sharedAt(rs [][]rune, d int) bool {
 }
 
 // objectExpr: declared members in schema order, each optional one
-// skippable, then extra members. Linear in the number of members: first[i]
-// is "members i.. when none was written yet", after[i] the same once one was
-// (so a comma comes first); each refers to the next ones by rule.
+// skippable, then extra members. Linear in the number of members: the
+// members from i on are one expression, a rule when two places refer to it.
 func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	type member struct {
 		name     string
@@ -253,37 +252,53 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 			return nil
 		}
 	}
-	ws := cp.w()
-	var extra gbnf.Expr
+	ws, quote := cp.w(), lit(`"`)
+	// From the last member back: rest is the members from i on once the
+	// opening quote of a name was written (nil when none may come), more
+	// the same before the comma, what may follow member i-1. A comma and
+	// a quote are written once for all the members that may come next, not
+	// once per member: llama.cpp keeps a parse stack per alternative until
+	// they part, so an object with k optional members left kept k stacks
+	// at each of the comma, the whitespace and the quote (see cost.go).
+	var rest gbnf.Expr
+	more := epsilon()
 	if ap := p.AdditionalProperties; ap == nil || !ap.False {
 		if v := cp.schemaRef(ap); v != nil {
-			extra = seq(cp.extraName(names), ws, lit(":"), ws, v, ws)
+			extra := seq(cp.extraName(names), ws, lit(":"), ws, v, ws)
+			member := cp.addRule(cp.newName(base+"-extra"), seq(lit(","), ws, quote, extra))
+			more = &gbnf.Repeat{Expr: member, Min: 0, Max: -1}
+			rest = seq(extra, more)
 		}
 	}
-	first, after := epsilon(), epsilon()
-	if extra != nil {
-		more := cp.addRule(cp.newName(base+"-extra"), seq(lit(","), ws, extra))
-		after = &gbnf.Repeat{Expr: more, Min: 0, Max: -1}
-		first = opt(seq(extra, after))
-	}
+	optional := true // no member from i on is required
 	for i := len(members) - 1; i >= 0; i-- {
 		m := members[i]
-		if i > 0 && !isEpsilon(after) {
-			if _, isRef := after.(*gbnf.Ref); !isRef {
-				after = cp.addRule(cp.newName(base+"-rest"+strconv.Itoa(i+1)), after)
-			}
-		}
 		// The nodes come from the slab (slab.go): members are the most
 		// nodes a compile makes after extra-name tries.
-		mem := cp.slab.seq(cp.slab.lit(quotedName(m.name)), ws, lit(":"), ws, m.value, ws)
-		withComma := cp.slab.seq(lit(","), ws, mem, after)
-		if m.required {
-			first = cp.slab.seq(mem, after)
-			after = withComma
+		mem := cp.slab.seq(cp.slab.lit(quotedName(m.name)[1:]), ws, lit(":"), ws, m.value, ws, more)
+		if m.required || rest == nil {
+			rest = mem
 		} else {
-			first = cp.altOpt(cp.slab.seq(mem, after), first)
-			after = cp.altOpt(withComma, after)
+			rest = cp.slab.alt(mem, rest)
 		}
+		optional = optional && !m.required
+		if i == 0 {
+			break
+		}
+		if !members[i-1].required { // rest is in member i-1's more and in its rest
+			rest = cp.addRule(cp.newName(base+"-rest"+strconv.Itoa(i+1)), rest)
+		}
+		more = cp.slab.seq(lit(","), ws, quote, rest)
+		if optional { // a rule: llama.cpp makes two of a group made optional
+			more = cp.addRule(cp.newName(base+"-next"+strconv.Itoa(i+1)), cp.slab.alt(more, epsilon()))
+		}
+	}
+	if rest == nil {
+		return cp.slab.seq(lit("{"), ws, lit("}"))
+	}
+	first := cp.slab.seq(quote, rest)
+	if optional {
+		first = opt(first)
 	}
 	return cp.slab.seq(lit("{"), ws, first, lit("}"))
 }
