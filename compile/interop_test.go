@@ -70,6 +70,12 @@ func TestEngineBigBounds(t *testing.T) {
 	}{
 		{`{"type":"string","maxLength":5000}`, 5000},
 		{`{"type":"string","minLength":3000,"maxLength":3100}`, 3000},
+		// up to MaxRepeatCount, llama.cpp's own x{0,n}; one more, the chain
+		{`{"type":"string","maxLength":100}`, 100},
+		{`{"type":"string","maxLength":101}`, 101},
+		{`{"type":"string","minLength":20,"maxLength":80}`, 20},
+		{`{"type":"string","minLength":20,"maxLength":80}`, 80},
+		{`{"type":"array","items":{"type":"null"},"maxItems":100}`, 100},
 		{`{"type":"string","maxLength":100000}`, 0},
 		{`{"type":"string","maxLength":1000000000}`, 0},
 		{`{"type":"array","items":{"type":"null"},"maxItems":1000}`, 1000},

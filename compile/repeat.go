@@ -37,7 +37,7 @@ func (cp *compiler) repeat(x gbnf.Expr, min, max int) gbnf.Expr {
 	if max < 0 {
 		return seq(cp.repeatExact(x, min), &gbnf.Repeat{Expr: x, Min: 0, Max: -1})
 	}
-	if max <= repeatBlock || max-min <= repeatBlock && min <= MaxRepeatCount {
+	if max <= MaxRepeatCount || max-min <= repeatBlock && min <= MaxRepeatCount {
 		return rep(x, min, max)
 	}
 	return seq(cp.repeatExact(x, min), cp.repeatUpTo(x, max-min))
@@ -62,13 +62,15 @@ func (cp *compiler) repeatExact(x gbnf.Expr, n int) gbnf.Expr {
 	return seq(cp.repeatExact(cp.block(x), n/repeatBlock), rep(x, n%repeatBlock, n%repeatBlock))
 }
 
-// repeatUpTo is x{0,n}. Up to maxChainedCount it is a chain of levels,
+// repeatUpTo is x{0,n}. Up to MaxRepeatCount it is printed as it is:
+// llama.cpp makes n nested rules of it at load time, and along any text one
+// way to read it. Up to maxChainedCount it is a chain of levels,
 // upto-n ::= x{0,k-1} | x{k} upto-(n-k), with k about √n: about 2√n rules
 // and, along any text, only two live ways to read it (the short rest or
 // one more block), whatever the depth. Beyond, either fewer than a whole
 // number of blocks, or exactly that number and a short rest (n = a*K + b).
 func (cp *compiler) repeatUpTo(x gbnf.Expr, n int) gbnf.Expr {
-	if n <= repeatBlock {
+	if n <= MaxRepeatCount {
 		return rep(x, 0, n)
 	}
 	if r, ok := x.(*gbnf.Ref); ok && n <= maxChainedCount {
