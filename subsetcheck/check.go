@@ -38,6 +38,9 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 		c.draft = Draft2020
 	}
 	c.readRootDialect()
+	if c.profile == Portable {
+		c.portableDraft()
+	}
 	positions := c.schemaPositions()
 	// Each subschema built stands at a position, and so does each
 	// property and each schema of a list: their number bounds all three.

@@ -26,11 +26,18 @@ func KeywordTableMarkdown() string {
 		"`https://json-schema.org/draft/2020-12/schema` (http or https, with or without a trailing `#`). Without it, Options.DefaultDraft " +
 		"(2020-12 when unset). Any other dialect is refused (S208).\n\n")
 	b.WriteString("## Portable authoring rules (S209)\n\n" +
+		"The rules of the authors the portable profile is for (an ADR that publishes schemas for every engine to read, seed 001):\n\n" +
+		"- a `$schema` names draft-07 (a schema without one is read in the default draft);\n" +
 		"- a schema that may be an object (its type lists object, or it has properties or required) states `additionalProperties`;\n" +
 		"- nothing beside a `$ref` (except `$schema`, `$defs` and `definitions`);\n" +
 		"- a schema with a `description` has a `type`;\n" +
 		"- a schema with `anyOf` carries no `description`;\n" +
-		"- \"any value\" lists the six types: `{}` and `true` are refused, and so is `false` (except as `additionalProperties`).\n")
+		"- \"or nothing\" is a type list (`\"type\": [\"string\", \"null\"]`): an `anyOf` branch `{\"type\": \"null\"}` stands only beside `$ref` branches;\n" +
+		"- `minimum` and `maximum` bound whole numbers only: their schema's type is `integer` (or `integer` and types that are not numbers);\n" +
+		"- \"any value\" lists the six types: `{}` and `true` are refused, and so is `false` (except as `additionalProperties`).\n\n" +
+		"`$id` (draft-04: `id`) is taken at the root only, as the document's address (such as a schema's release URL): there every engine reads it as an annotation. " +
+		"Below the root it changes the base URI of the `$ref`s under it, which engines resolve differently, and it is refused (S201). " +
+		"A `$ref` stays inside the same document (S206 otherwise).\n")
 	return b.String()
 }
 

@@ -119,6 +119,7 @@ var (
 )
 
 const (
+	idNote      = "$ref inside an embedded resource (a subschema with its own $id) is refused; portable: at the root only, as the document's address: below the root it changes the base URI of the $refs under it, which engines resolve differently, and is refused (S201)"
 	notPortable = "not in the portable profile (llama.cpp, XGrammar, Outlines and llguidance do not all accept it); drop it or use the exact profile"
 	noExact     = "the grammar cannot enforce it exactly"
 )
@@ -131,8 +132,8 @@ var Keywords = []Keyword{
 	// Core.
 	{"$schema", all, ShapeValue, Annotation, Annotation, "selects the draft; draft-04, -06, -07, 2019-09 and 2020-12 are known", checkSchemaURI},
 	{"$ref", all, ShapeValue, Enforced, Enforced, `local JSON Pointers only ("#", "#/$defs/name"); before 2019-09 its siblings are ignored (W303)`, checkRef},
-	{"id", only4, ShapeValue, Annotation, Refused, "draft-04's $id; $ref inside an embedded resource is refused", checkID},
-	{"$id", from6, ShapeValue, Annotation, Refused, "$ref inside an embedded resource (a subschema with its own $id) is refused", checkID},
+	{"id", only4, ShapeValue, Annotation, Annotation, "draft-04's $id; " + idNote, checkID},
+	{"$id", from6, ShapeValue, Annotation, Annotation, idNote, checkID},
 	{"$defs", from2019, ShapeSchemaMap, Annotation, Annotation, "a container for $ref targets", mustBeObject},
 	{"definitions", all, ShapeSchemaMap, Annotation, Annotation, "a container for $ref targets, in every draft", mustBeObject},
 	{"$comment", from7, ShapeValue, Annotation, Refused, "", mustBeString},

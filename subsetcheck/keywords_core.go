@@ -92,12 +92,16 @@ func checkSchemaURI(c *checker, k *keywordAt) {
 }
 
 // $id, and draft-04's id: a URI reference, without a fragment from 2019-09.
+// The portable profile takes it at the root only (portableID).
 func checkID(c *checker, k *keywordAt) {
 	val := k.m.Value
 	if val.Kind != String || !uriReference(val.Str) {
 		c.bad(k, "must be a URI reference")
 	} else if _, frag, _ := strings.Cut(val.Str, "#"); c.draft >= Draft2019 && frag != "" {
 		c.bad(k, "may not have a fragment in %s; use $anchor for a name", c.draft)
+	}
+	if c.profile == Portable && !k.ctx.root {
+		c.portableID(k)
 	}
 }
 
