@@ -14,9 +14,11 @@ import (
 
 // Check holds a schema document to a profile and builds the Schema graph the
 // compiler reads. Every problem is reported at once: the error is an
-// ErrorList, sorted by position. Only subschemas reachable from the root
-// (through enforced keywords and $ref) are checked: an unused definition
-// constrains nothing.
+// ErrorList, sorted by position. Every subschema reachable from the root is
+// checked: through any keyword that holds schemas, refused ones included
+// (so that the problems inside a refused oneOf are listed beside its S201),
+// and through $ref, from wherever it stands. A definition nothing reaches
+// constrains nothing: only its keyword values are checked (the meta pass).
 func Check(doc *Document, opts Options) (*Checked, error) {
 	if doc == nil || doc.Root == nil {
 		return nil, ErrorList{{Code: CodeNotASchema, Message: "no schema was read"}}
@@ -216,18 +218,18 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 	for i := range v.Members {
 		k.m, k.ptr = &v.Members[i], ""
 		kw := LookupKeyword(k.m.Name, c.draft)
-		switch {
-		case kw == nil:
+		if kw == nil {
 			c.unknownKeyword(k)
-		case kw.Use(c.profile) != Refused:
-			if kw.check != nil {
-				kw.check(c, k)
-			}
-		case !c.metaOnly:
+			continue
+		}
+		if kw.Use(c.profile) == Refused && !c.metaOnly {
 			c.refuse(k, kw)
-		case kw.Exact == Refused && kw.check != nil:
-			// The meta pass checks the values of refused keywords (those
-			// the portable profile alone refuses are left unchecked).
+		}
+		// A refused keyword is handled all the same: its value is
+		// checked and its subschemas built, so that one run reports
+		// every problem, those inside it too. What it records is never
+		// compiled, as the check fails.
+		if kw.check != nil {
 			kw.check(c, k)
 		}
 	}
@@ -252,8 +254,8 @@ func (c *checker) finishObject(k *keywordAt) {
 // whose JSON is k.obj), reports what is wrong (c.bad for a value of the
 // wrong type or range), builds the subschemas it holds (c.build, with
 // c.pointerOf(k) as their parent's pointer) and records in k.s what it
-// enforces. A handler of a refused keyword is run by the meta pass only,
-// to check the value as the draft's meta-schema does.
+// enforces. A refused keyword's handler runs too, after S201, so that the
+// problems inside the keyword are reported in the same run.
 type checkFunc func(c *checker, k *keywordAt)
 
 // keywordAt is a keyword met in an object schema, with the schema being
@@ -350,6 +352,34 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// subschema builds the value of keyword k as one subschema.
+func (c *checker) subschema(k *keywordAt) *Schema {
+	return c.build(c.pointerOf(k), k.m.Value, k.ctx.child())
+}
+
+// schemaMap builds the member values of keyword k, an object whose members
+// are schemas (patternProperties, dependentSchemas) or, where isSchema says
+// no, something else (the arrays of names in dependencies), which is left
+// out.
+func (c *checker) schemaMap(k *keywordAt, isSchema func(*Value) bool) []Property {
+	val := k.m.Value
+	if val.Kind != Object || len(val.Members) == 0 {
+		return nil
+	}
+	name := func(j int) string { return escapePointerToken(val.Members[j].Name) }
+	ptrs := c.spell.spellPointers(k.s.Pointer, k.m.Name, len(val.Members), name)
+	out := take(&c.propertyBlock, &c.propertiesLeft, len(val.Members), maxSliceBlock)[:0]
+	ctx := k.ctx.child()
+	for j := range val.Members {
+		pm := &val.Members[j]
+		ptr := ptrs.next(len(name(j)))
+		if isSchema == nil || isSchema(pm.Value) {
+			out = append(out, Property{Name: pm.Name, Schema: c.build(ptr, pm.Value, ctx)})
+		}
+	}
+	return out
 }
 
 // unknownKeyword warns about a member that constrains nothing in this draft.

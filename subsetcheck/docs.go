@@ -16,7 +16,9 @@ func KeywordTableMarkdown() string {
 		"**refused**: the schema is refused with S201 (the note says what to write instead).\n\n")
 	b.WriteString("A member that is not a keyword of the schema's draft (`x-...`, `example`, or a keyword of " +
 		"another draft, such as `prefixItems` in draft-07) constrains nothing in a validator: it is accepted with warning W301. " +
-		"Only subschemas reachable from the root are checked.\n\n")
+		"Every subschema reachable from the root is checked: through any keyword that holds schemas, refused ones included " +
+		"(the problems inside a refused `oneOf` are listed beside its S201, so one run lists every change), and through `$ref` from wherever it stands. " +
+		"A definition nothing reaches constrains nothing: only its keyword values are checked, as a validator's meta-schema check does (S203, S204).\n\n")
 	b.WriteString("| keyword | drafts | exact | portable | note |\n|---|---|---|---|---|\n")
 	for _, k := range sortedKeywords() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", k.Name, draftsString(k.Drafts), k.Exact, k.Portable, escapeCell(k.Note))

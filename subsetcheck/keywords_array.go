@@ -65,3 +65,7 @@ func checkMaxItems(c *checker, k *keywordAt) {
 		k.s.MaxItems = n
 	}
 }
+
+// contains, unevaluatedItems (refused): the subschema is checked.
+func checkContains(c *checker, k *keywordAt)         { c.subschema(k) }
+func checkUnevaluatedItems(c *checker, k *keywordAt) { c.subschema(k) }

@@ -8,15 +8,25 @@ func checkAnyOf(c *checker, k *keywordAt) {
 	}
 }
 
-// oneOf (refused).
+// oneOf (refused): its branches are checked.
 func checkOneOf(c *checker, k *keywordAt) {
-	nonEmptyList(c, k)
+	if nonEmptyList(c, k) {
+		c.schemaList(k)
+	}
 }
 
-// allOf (refused).
+// allOf (refused): its branches are checked.
 func checkAllOf(c *checker, k *keywordAt) {
-	nonEmptyList(c, k)
+	if nonEmptyList(c, k) {
+		c.schemaList(k)
+	}
 }
+
+// not, if, then, else (refused): the subschema is checked.
+func checkNot(c *checker, k *keywordAt)  { c.subschema(k) }
+func checkIf(c *checker, k *keywordAt)   { c.subschema(k) }
+func checkThen(c *checker, k *keywordAt) { c.subschema(k) }
+func checkElse(c *checker, k *keywordAt) { c.subschema(k) }
 
 // nonEmptyList checks that keyword k's value is a non-empty array, as the
 // meta-schemas require of anyOf, oneOf and allOf.

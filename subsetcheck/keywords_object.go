@@ -77,7 +77,7 @@ func checkAdditionalProperties(c *checker, k *keywordAt) {
 }
 
 // patternProperties (refused): an object whose names are regular
-// expressions.
+// expressions and whose values are schemas.
 func checkPatternProperties(c *checker, k *keywordAt) {
 	val := k.m.Value
 	if val.Kind != Object {
@@ -89,12 +89,27 @@ func checkPatternProperties(c *checker, k *keywordAt) {
 			c.errorAt(CodeBadKeywordValue, join(c.pointerOf(k), pm.Name), pm.NameOffset, "patternProperties: %q is not a valid regular expression: %v", pm.Name, err)
 		}
 	}
+	c.schemaMap(k, nil)
 }
 
+// dependentSchemas (refused): an object whose values are schemas.
+func checkDependentSchemas(c *checker, k *keywordAt) {
+	if k.m.Value.Kind != Object {
+		c.bad(k, "must be an object")
+		return
+	}
+	c.schemaMap(k, nil)
+}
+
+// propertyNames, unevaluatedProperties (refused): the subschema is checked.
+func checkPropertyNames(c *checker, k *keywordAt)         { c.subschema(k) }
+func checkUnevaluatedProperties(c *checker, k *keywordAt) { c.subschema(k) }
+
 // dependencies (refused): an object whose values are schemas or arrays of
-// unique member names.
+// unique member names; the schemas are checked.
 func checkDependencies(c *checker, k *keywordAt) {
 	checkDependentNames(c, k, false)
+	c.schemaMap(k, func(v *Value) bool { return v.Kind != Array })
 }
 
 // dependentRequired (refused): an object whose values are arrays of unique

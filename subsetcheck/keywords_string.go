@@ -55,8 +55,8 @@ func checkFormat(c *checker, k *keywordAt) {
 // string (OpenAPI's int32 on an integer) it has nothing to enforce.
 func finishFormat(c *checker, k *keywordAt) {
 	m := k.unassertable
-	if m == nil {
-		return
+	if m == nil || LookupKeyword("format", c.draft).Use(c.profile) == Refused {
+		return // (a profile that refuses format has said so: S201)
 	}
 	ptr := join(k.s.Pointer, m.Name)
 	if k.s.Types&TString == 0 {
