@@ -2,7 +2,7 @@
 // converter's (the peer's) cost llama.cpp's engine on the same texts, with
 // the llamastacks model, and optionally times the engine in node:
 //
-//	go run ./internal/llamastacks/cmd/stackcost [-peer] [-time] [-texts 4] [-json out.json] DIR...
+//	go run ./bench/stackcost [-peer] [-time] [-texts 4] [-json out.json] DIR...
 //
 // Texts are sampled from our compact grammar (valid values, canonical
 // spelling); only those both grammars accept are counted for both. Figures
