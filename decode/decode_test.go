@@ -11,6 +11,7 @@ import (
 
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
+	"github.com/schema2gbnf/schema2gbnf/interop"
 
 	"golang.org/x/tools/txtar"
 )
@@ -101,6 +102,7 @@ func jsonFiles(t testing.TB, dir string, limit int) []namedSchema {
 // startModel writes a model into a temp dir and starts the harness on it.
 func startModel(t *testing.T, cfg ModelConfig) (*Runner, *Vocab) {
 	t.Helper()
+	interop.Require(t)
 	path := filepath.Join(t.TempDir(), "model.gguf")
 	f, err := os.Create(path)
 	if err != nil {
