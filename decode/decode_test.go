@@ -17,7 +17,7 @@ import (
 )
 
 var (
-	flagCorpus = flag.String("decode.corpus", "", "decode the first -decode.sample schemas (by name) of this directory, e.g. /work/shared/corpus/jsonschemabench/Kubernetes, instead of the repository's")
+	flagCorpus = flag.String("decode.corpus", "", "decode the first -decode.sample schemas (by name) of this directory, e.g. path/to/jsonschemabench/Kubernetes, instead of the repository's")
 	flagSample = flag.Int("decode.sample", 4, "schemas taken from each subset of the vendored corpus testdata/corpus, or from -decode.corpus (0: all)")
 	flagSeeds  = flag.Int("decode.seeds", 4, "seeds (generations) per schema and grammar")
 	flagBudget = flag.Int("decode.budget", 400, "token budget of one generation; outputs cut by it are INCOMPLETE")
