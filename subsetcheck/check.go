@@ -60,8 +60,11 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 	if len(c.errs) > 0 {
 		return nil, c.errs.Err()
 	}
+	if opts.ClosedObjects {
+		c.closeObjects()
+	}
 	c.warns.Sort()
-	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, Doc: doc, Warnings: c.warns}, nil
+	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Doc: doc, Warnings: c.warns}, nil
 }
 
 // checker is the state of one Check.
@@ -151,7 +154,7 @@ func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
 	if c.nBuilt >= c.lim.MaxSubschemas {
 		if !c.tooMany {
 			c.tooMany = true
-			c.errorAt(CodeTooManySchemas, ptr, v.Offset, "the schema has more than %d subschemas (Limits.MaxSubschemas); split it or raise the limit", c.lim.MaxSubschemas)
+			c.errorAt(CodeTooManySchemas, ptr, v.Offset, "the schema has more than %d subschemas (-max-subschemas, Limits.MaxSubschemas); share subschemas through $ref, split the schema, or raise the limit", c.lim.MaxSubschemas)
 		}
 		return c.newSchema(ptr, v)
 	}
@@ -382,13 +385,26 @@ func (c *checker) schemaMap(k *keywordAt, isSchema func(*Value) bool) []Property
 	return out
 }
 
+// otherDefs is the other draft's name for $defs.
+func otherDefs(name string) string {
+	if name == "$defs" {
+		return "definitions"
+	}
+	return "$defs"
+}
+
 // unknownKeyword warns about a member that constrains nothing in this draft.
 func (c *checker) unknownKeyword(k *keywordAt) {
 	if c.metaOnly {
 		return // no warnings in the meta pass
 	}
 	m := k.m
-	if kw := findKeyword(m.Name); kw != nil {
+	if kw := findKeyword(m.Name); kw != nil && (m.Name == "$defs" || m.Name == "definitions") {
+		// A $ref may point into it all the same: a JSON Pointer reaches
+		// any member, keyword or not.
+		c.warnAt(CodeIgnoredKeyword, c.pointerOf(k), m.NameOffset, "%s is a keyword of %s, not of %s; validators do not read it as a keyword here, but a $ref still reaches the schemas in it by JSON Pointer; rename it %s, or set $schema to a draft that has it, to say what you mean", m.Name, draftNames[kw.Drafts], c.draft, otherDefs(m.Name))
+		return
+	} else if kw != nil {
 		c.warnAt(CodeIgnoredKeyword, c.pointerOf(k), m.NameOffset, "%s is a keyword of %s, not of %s, so validators ignore it here; remove it or set $schema to a draft that has it", m.Name, draftNames[kw.Drafts], c.draft)
 		return
 	}

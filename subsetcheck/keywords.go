@@ -194,7 +194,7 @@ var Keywords = []Keyword{
 	{"minContains", from2019, ShapeValue, Refused, Refused, noExact, mustBeCount},
 	{"maxContains", from2019, ShapeValue, Refused, Refused, noExact, mustBeCount},
 	{"propertyNames", from6, ShapeSchema, Refused, Refused, `list the members in properties with "additionalProperties": false`, checkPropertyNames},
-	{"dependencies", all, ShapeDependency, Refused, Refused, noExact + "; use anyOf of object schemas (the oracle validator enforces it in every draft)", checkDependencies},
+	{"dependencies", all, ShapeDependency, Refused, Refused, noExact + "; use anyOf of object schemas (validators enforce dependencies in every draft)", checkDependencies},
 	{"dependentRequired", from2019, ShapeValue, Refused, Refused, noExact + "; use anyOf of object schemas", checkDependentRequired},
 	{"dependentSchemas", from2019, ShapeSchemaMap, Refused, Refused, noExact + "; use anyOf of object schemas", checkDependentSchemas},
 	{"unevaluatedItems", from2019, ShapeSchema, Refused, Refused, "use items", checkUnevaluatedItems},

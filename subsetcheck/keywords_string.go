@@ -41,14 +41,19 @@ func checkFormat(c *checker, k *keywordAt) {
 	switch {
 	case val.Kind != String:
 		c.bad(k, "must be a string")
+	case !c.assertFormat && slices.Contains(AssertedFormats, val.Str):
+		c.warnAt(CodeFormatNotEnforced, c.pointerOf(k), k.m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; -assert-format (AssertFormat) enforces it exactly", val.Str)
 	case !c.assertFormat:
-		c.warnAt(CodeFormatNotEnforced, c.pointerOf(k), k.m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; use enum if the set of strings is small, or assert formats (AssertFormat, -assert-format)", val.Str)
+		c.warnAt(CodeFormatNotEnforced, c.pointerOf(k), k.m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; use enum if the set of strings is small, or check it after decoding (-assert-format enforces only %s, and refuses %q)", val.Str, assertableList, val.Str)
 	case slices.Contains(AssertedFormats, val.Str):
 		k.s.Format = val.Str
 	case !c.metaOnly:
 		k.unassertable = k.m // refused unless "type" admits no string: decided by finishFormat
 	}
 }
+
+// assertableList names the formats -assert-format enforces, for messages.
+var assertableList = strings.Join(AssertedFormats[:len(AssertedFormats)-1], ", ") + " and " + AssertedFormats[len(AssertedFormats)-1]
 
 // finishFormat refuses a format that cannot be asserted, once the type is
 // known: a format constrains strings only, so beside a type that admits no
