@@ -1,0 +1,48 @@
+package strlang
+
+// Limits bound the work that one pattern or one operation may cause, so
+// that hostile input ends in an *Error (Kind ErrLimit…) within
+// milliseconds, never a hang or gigabytes. A zero field means its default.
+type Limits struct {
+	// PatternBytes is the longest pattern, in bytes (ErrLimitPattern).
+	PatternBytes int
+	// Depth is the deepest nesting of groups (ErrLimitDepth).
+	Depth int
+	// Repeat bounds the pattern with its counted repetitions written out:
+	// x{n,m} counts m copies of x, nested ones multiply, and the sum over
+	// the pattern, in characters and assertions, may not exceed it
+	// (ErrLimitRepeat). a{1,100000} alone is over the default.
+	Repeat int
+	// States is the most states an automaton may have while it is built
+	// (determinization, and the product of two languages), before it is
+	// minimized (ErrLimitStates).
+	States int
+	// LengthStates is the most states of a language intersected with length
+	// bounds, before it is minimized: about the language's states times the
+	// length bound where a counter is needed (ErrLimitLength).
+	LengthStates int
+}
+
+// The defaults.
+const (
+	DefaultPatternBytes = 10_000
+	DefaultDepth        = 200
+	DefaultRepeat       = 20_000
+	DefaultStates       = 10_000
+	DefaultLengthStates = 20_000
+)
+
+// orDefaults fills the zero fields.
+func (l Limits) orDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.PatternBytes, DefaultPatternBytes)
+	def(&l.Depth, DefaultDepth)
+	def(&l.Repeat, DefaultRepeat)
+	def(&l.States, DefaultStates)
+	def(&l.LengthStates, DefaultLengthStates)
+	return l
+}
