@@ -55,6 +55,8 @@ type determinizer struct {
 	seen  []uint32 // closure marks, by NFA state: == gen when visited
 	gen   uint32
 	stack []int32
+	chars []int32 // closure's result, reused
+	key   []byte  // state's key, reused
 	work  int
 
 	keys    map[string]int32
@@ -156,11 +158,11 @@ func (d *determinizer) startMatters() bool {
 
 // state finds or adds the DFA state of a kernel (sorted, distinct).
 func (d *determinizer) state(prev context, kernel []int32) (int32, error) {
-	key := make([]byte, 1, 1+4*len(kernel))
-	key[0] = byte(prev)
+	key := append(d.key[:0], byte(prev))
 	for _, s := range kernel {
 		key = append(key, byte(s), byte(s>>8), byte(s>>16), byte(s>>24))
 	}
+	d.key = key
 	if q, ok := d.keys[string(key)]; ok {
 		return q, nil
 	}
@@ -200,7 +202,7 @@ func (d *determinizer) allState() (int32, error) {
 // closure follows forks and the assertions that hold between prev and
 // next from the kernel (and the NFA's start, withStart), and returns the
 // NFA states that read a code point, and whether the match state was
-// reached.
+// reached. chars is valid until the next call.
 func (d *determinizer) closure(kernel []int32, withStart bool, prev, next context) (chars []int32, matched bool) {
 	d.gen++
 	d.stack = d.stack[:0]
@@ -216,7 +218,7 @@ func (d *determinizer) closure(kernel []int32, withStart bool, prev, next contex
 	if withStart {
 		push(d.n.start)
 	}
-	var out []int32
+	out := d.chars[:0]
 	for len(d.stack) > 0 {
 		s := d.stack[len(d.stack)-1]
 		d.stack = d.stack[:len(d.stack)-1]
@@ -236,6 +238,7 @@ func (d *determinizer) closure(kernel []int32, withStart bool, prev, next contex
 			}
 		}
 	}
+	d.chars = out
 	return out, matched
 }
 

@@ -9,9 +9,10 @@ type Limits struct {
 	// Depth is the deepest nesting of groups (ErrLimitDepth).
 	Depth int
 	// Repeat bounds the pattern with its counted repetitions written out:
-	// x{n,m} counts m copies of x, nested ones multiply, and the sum over
-	// the pattern, in characters and assertions, may not exceed it
-	// (ErrLimitRepeat). a{1,100000} alone is over the default.
+	// x{n,m} counts m copies of x, nested ones multiply, and the whole, in
+	// automaton positions (a character, a fork or an assertion each), may
+	// not exceed it (ErrLimitRepeat). a{1,100000} alone is over the
+	// default; so is a{0,10000}, which needs a fork per optional a.
 	Repeat int
 	// States is the most states an automaton may have while it is built
 	// (determinization, and the product of two languages), before it is

@@ -97,7 +97,7 @@ func (b *nfaBuilder) build(n *node, next int32) int32 {
 	case opEmpty:
 		return next
 	case opChar:
-		key := n.set.String()
+		key := n.set.key()
 		i, ok := b.setIndex[key]
 		if !ok {
 			i = int32(len(b.nfa.sets))

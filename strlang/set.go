@@ -115,6 +115,15 @@ func (s Set) Size() int {
 // Equal reports whether both sets hold the same code points.
 func (s Set) Equal(t Set) bool { return slices.Equal(s.r, t.r) }
 
+// key is the set as a string, for maps.
+func (s Set) key() string {
+	b := make([]byte, 0, 8*len(s.r))
+	for _, r := range s.r {
+		b = append(b, byte(r.Lo), byte(r.Lo>>8), byte(r.Lo>>16), byte(r.Hi), byte(r.Hi>>8), byte(r.Hi>>16))
+	}
+	return string(b)
+}
+
 func (s Set) union(t Set) Set {
 	if len(s.r) == 0 {
 		return t
