@@ -151,7 +151,7 @@ func probes(l *Lang, seed []string, rng *rand.Rand) []string {
 			c := probeRunes[rng.IntN(len(probeRunes))]
 			out = append(out, string(rs[:i])+string(c)+string(rs[i:])) // insert
 			if i < len(rs) {
-				out = append(out, string(rs[:i])+string(rs[i+1:]))         // delete
+				out = append(out, string(rs[:i])+string(rs[i+1:]))           // delete
 				out = append(out, string(rs[:i])+string(c)+string(rs[i+1:])) // change
 			}
 		}
