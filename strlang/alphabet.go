@@ -1,6 +1,11 @@
 package strlang
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
+
+func bits64TrailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
 
 // An automaton never has one transition per code point: the scalar values
 // are split into classes, the coarsest partition in which every set the
@@ -79,8 +84,9 @@ func partition(sets []Set) alphabet {
 	al := alphabet{classes: make([]Set, len(ranges)), of: make([][]int32, len(sets))}
 	for c, rs := range ranges {
 		al.classes[c] = Set{normalize(rs)}
-		for i := range sets {
-			if sigs[c][i/64]&(1<<(i%64)) != 0 {
+		for w, bits := range sigs[c] {
+			for ; bits != 0; bits &= bits - 1 {
+				i := 64*w + bits64TrailingZeros(bits)
 				al.of[i] = append(al.of[i], int32(c))
 			}
 		}

@@ -40,9 +40,11 @@ const (
 	ctxWord                 // a word character (only with words)
 )
 
-// workPerState bounds the closure steps per state allowed (times
-// Limits.States), so that a pattern whose kernels are huge stops soon too.
-const workPerState = 2000
+// workPerState bounds the closure steps allowed, times Limits.States, so
+// that a pattern whose kernels are huge stops within milliseconds too (a
+// step takes about 10 ns). The corpus's costliest pattern takes about 200
+// per state, 50,000 in all; the default allows 5,000,000.
+const workPerState = 500
 
 type determinizer struct {
 	n       *nfa
@@ -60,6 +62,7 @@ type determinizer struct {
 	work  int
 
 	keys    map[string]int32
+	empty   [4]int32 // the state of an empty kernel, by context, +1 (0: none yet)
 	kernels [][]int32
 	prevs   []context
 	t       table
@@ -126,6 +129,7 @@ func determinize(pattern string, n *nfa, lim Limits) (*table, error) {
 			if matched[d.ctxOf[c]] {
 				to, err = d.allState()
 			} else {
+				d.work += len(buckets[c])
 				slices.Sort(buckets[c])
 				to, err = d.state(d.ctxOf[c], slices.Compact(buckets[c]))
 			}
@@ -140,7 +144,8 @@ func determinize(pattern string, n *nfa, lim Limits) (*table, error) {
 
 func (d *determinizer) tooMany() *Error {
 	return newError(ErrLimitStates, d.pattern, -1,
-		"the pattern's automaton needs more than %d states (Limits.States)", d.lim.States)
+		"the pattern's automaton needs more than %d states (Limits.States), or too big a table of states by %d classes of code points",
+		d.lim.States, len(d.al.classes))
 }
 
 // startMatters reports whether a match can start after the first code
@@ -158,6 +163,9 @@ func (d *determinizer) startMatters() bool {
 
 // state finds or adds the DFA state of a kernel (sorted, distinct).
 func (d *determinizer) state(prev context, kernel []int32) (int32, error) {
+	if len(kernel) == 0 && d.empty[prev] > 0 {
+		return d.empty[prev] - 1, nil // most classes lead nowhere new
+	}
 	key := append(d.key[:0], byte(prev))
 	for _, s := range kernel {
 		key = append(key, byte(s), byte(s>>8), byte(s>>16), byte(s>>24))
@@ -170,11 +178,14 @@ func (d *determinizer) state(prev context, kernel []int32) (int32, error) {
 }
 
 func (d *determinizer) add(key string, prev context, kernel []int32) (int32, error) {
-	if len(d.kernels) >= d.lim.States {
+	if full(len(d.kernels), len(d.al.classes), d.lim.States) {
 		return 0, d.tooMany()
 	}
 	q := int32(len(d.kernels))
 	d.keys[key] = q
+	if len(kernel) == 0 && key != "*" {
+		d.empty[prev] = q + 1
+	}
 	d.kernels = append(d.kernels, kernel)
 	d.prevs = append(d.prevs, prev)
 	d.t.accept = append(d.t.accept, false)

@@ -91,9 +91,35 @@ func (e *Error) Error() string {
 		if e.Pattern == "" {
 			return e.Detail
 		}
-		return fmt.Sprintf("pattern %s: %s", strconv.Quote(e.Pattern), e.Detail)
+		return fmt.Sprintf("pattern %s: %s", quoteAround(e.Pattern, 0), e.Detail)
 	}
-	return fmt.Sprintf("pattern %s, at byte %d (character %d): %s", strconv.Quote(e.Pattern), e.Offset, e.Rune, e.Detail)
+	return fmt.Sprintf("pattern %s, at byte %d (character %d): %s", quoteAround(e.Pattern, e.Offset), e.Offset, e.Rune, e.Detail)
+}
+
+// quoteAround quotes a pattern, or for a long one the part around byte
+// offset off, with … for what is left out.
+func quoteAround(p string, off int) string {
+	const window = 30 // code points on either side
+	if utf8.RuneCountInString(p) <= 3*window {
+		return strconv.Quote(p)
+	}
+	lo, hi := off, off
+	for i := 0; i < window && lo > 0; i++ {
+		_, size := utf8.DecodeLastRuneInString(p[:lo])
+		lo -= size
+	}
+	for i := 0; i < window && hi < len(p); i++ {
+		_, size := utf8.DecodeRuneInString(p[hi:])
+		hi += size
+	}
+	q := strconv.Quote(p[lo:hi])
+	if lo > 0 {
+		q = "…" + q
+	}
+	if hi < len(p) {
+		q += "…"
+	}
+	return q
 }
 
 // newError makes an error at byte offset off of pattern (off < 0: no place).

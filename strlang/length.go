@@ -37,7 +37,7 @@ func WithLength(l *Lang, min, max int, lim Limits) (*Lang, error) {
 		if q, ok := index[p]; ok {
 			return q, nil
 		}
-		if len(queue) >= lim.LengthStates {
+		if full(len(queue), k, lim.LengthStates) {
 			return 0, newError(ErrLimitLength, "", -1, "the language between %d and %s code points needs more than %d states (Limits.LengthStates)",
 				min, bound(max), lim.LengthStates)
 		}

@@ -33,6 +33,18 @@ const (
 	DefaultLengthStates = 20_000
 )
 
+// cellsPerState bounds the size of an automaton's table, states times
+// classes, at the state limit times it: a pattern of thousands of distinct
+// characters has as many classes, and the table would hold gigabytes
+// before the states ran out.
+const cellsPerState = 256
+
+// full reports whether an automaton of so many states and classes may not
+// grow by one more state under the given state limit.
+func full(states, classes, limit int) bool {
+	return states >= limit || (states+1)*classes > limit*cellsPerState
+}
+
 // orDefaults fills the zero fields.
 func (l Limits) orDefaults() Limits {
 	def := func(v *int, d int) {

@@ -37,7 +37,7 @@ func Literals(strs []string, lim Limits) (*Lang, error) {
 		for _, c := range s {
 			i := int(q)*k + int(classOfRune[c])
 			if t.next[i] < 0 {
-				if len(t.accept) >= lim.States {
+				if full(len(t.accept), k, lim.States) {
 					return nil, newError(ErrLimitStates, "", -1, "the strings make a trie of more than %d states (Limits.States)", lim.States)
 				}
 				t.next[i] = int32(len(t.accept))

@@ -73,7 +73,7 @@ func product(a, b *Lang, lim Limits, accept func(x, y bool) bool, keepDead bool)
 		if !keepDead && (p[0] < 0 || p[1] < 0) || p[0] < 0 && p[1] < 0 {
 			return -1, nil
 		}
-		if len(queue) >= lim.States {
+		if full(len(queue), k, lim.States) {
 			return 0, newError(ErrLimitStates, "", -1, "the product of two languages needs more than %d states (Limits.States)", lim.States)
 		}
 		q := int32(len(queue))

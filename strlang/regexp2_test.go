@@ -2,6 +2,7 @@ package strlang
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -193,9 +194,11 @@ func TestRegexp2Agrees(t *testing.T) {
 func randomPattern(rng *rand.Rand, depth int) string {
 	atoms := []string{`a`, `b`, `ab`, `.`, `\d`, `\D`, `\w`, `\W`, `\s`, `\S`, `[a-c]`, `[^a]`, `[^\s\d]`, `[\w-]`,
 		`[^\W]`, `\p{L}`, `\P{Lu}`, `\p{Nd}`, `\p{sc=Greek}`, `\p{White_Space}`, `[\p{L}\d]`, `é`, `😀`, `\u{1F600}`, `\uD83D\uDE00`,
-		`\u2028`, `\x41`, `\cJ`, `\0`, `[\b]`, `\n`, `[^]`, `[]`, `\/`, `\.`, `[.]`, `[\u0000-\u{10FFFF}]`, `\uD800`, `[ -~]`}
+		`\u2028`, `\x41`, `\cJ`, `\0`, `[\b]`, `\n`, `[^]`, `[]`, `\/`, `\.`, `[.]`, `[\u0000-\u{10FFFF}]`, `\uD800`, `[ -~]`,
+		`(?:^)`, `(?:$)`, `(?:\b)`, `(?:\B)`, `(?:)`, `(?:a|)`, `(?:^a|b)`, `(?:\ba|b\B)`, `[\s\S]`, `[^\b]`, `[\u00e0-\u00ff]`,
+		`[\x00-\x1f]`, `[\cA-\cZ]`, `[\w&&]`, `[^\p{L}\p{N}]`, `_`, `[_é]`, `\u{e9}`, `[\u2028\u2029]`}
 	asserts := []string{`^`, `$`, `\b`, `\B`}
-	quants := []string{`*`, `+`, `?`, `{2}`, `{0,2}`, `{1,}`, `*?`, `{1,3}?`}
+	quants := []string{`*`, `+`, `?`, `{2}`, `{0,2}`, `{1,}`, `*?`, `{1,3}?`, `{0}`, `??`, `{2,}?`, `+?`}
 	var b strings.Builder
 	n := 1 + rng.IntN(4)
 	for i := 0; i < n; i++ {
@@ -222,14 +225,16 @@ func randomPattern(rng *rand.Rand, depth int) string {
 	return b.String()
 }
 
+var flagRandom = flag.Int("random", 1500, "TestRegexp2Random: how many random patterns")
+
 // TestRegexp2Random compares both engines on random patterns and strings.
 func TestRegexp2Random(t *testing.T) {
-	n := 1500
+	n := *flagRandom
 	if testing.Short() {
 		n = 200
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(time.Duration(max(20, *flagRandom/50)) * time.Second)
 	failures := 0
 	for i := 0; i < n && time.Now().Before(deadline); i++ {
 		p := randomPattern(rng, 0)
