@@ -187,7 +187,9 @@ func corpusReport(t *testing.T, dir string) {
 	for k := range kinds {
 		ks = append(ks, k)
 	}
-	sort.Slice(ks, func(i, j int) bool { return len(kinds[ks[i]]) > len(kinds[ks[j]]) || len(kinds[ks[i]]) == len(kinds[ks[j]]) && ks[i] < ks[j] })
+	sort.Slice(ks, func(i, j int) bool {
+		return len(kinds[ks[i]]) > len(kinds[ks[j]]) || len(kinds[ks[i]]) == len(kinds[ks[j]]) && ks[i] < ks[j]
+	})
 	for _, k := range ks {
 		ex := kinds[k]
 		t.Logf("  refused %-26s %4d  e.g. %.80q", k, len(ex), ex[0])
