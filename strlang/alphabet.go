@@ -23,13 +23,27 @@ func partition(sets []Set) alphabet {
 		at  rune
 		set int32 // the set that starts (>= 0) or ends (^set) here
 	}
-	var events []event
+	// A set's starts and ends, alternately, are in order: merge the sets'
+	// lists of them (as ranges Lo: where, Hi: 0 start, 1 end) rather than
+	// sort them all.
+	lists := make([][]Range, len(sets))
+	n := 0
 	for i, s := range sets {
+		l := make([]Range, 0, 2*len(s.r))
 		for _, r := range s.r {
-			events = append(events, event{r.Lo, int32(i)}, event{r.Hi + 1, ^int32(i)})
+			l = append(l, Range{r.Lo, 0}, Range{r.Hi + 1, 1})
 		}
+		lists[i] = l
+		n += len(l)
 	}
-	slices.SortFunc(events, func(a, b event) int { return int(a.at - b.at) })
+	events := make([]event, 0, n)
+	mergeRanges(lists, func(i int, e Range) {
+		if e.Hi == 0 {
+			events = append(events, event{e.Lo, int32(i)})
+		} else {
+			events = append(events, event{e.Lo, ^int32(i)})
+		}
+	})
 
 	words := (len(sets) + 63) / 64
 	member := make([]uint64, words)
@@ -102,14 +116,60 @@ type classRange struct {
 }
 
 func intervals(classes []Set) []classRange {
-	var iv []classRange
+	lists := make([][]Range, len(classes))
+	n := 0
 	for c, s := range classes {
-		for _, r := range s.r {
-			iv = append(iv, classRange{r.Lo, r.Hi, int32(c)})
+		lists[c] = s.r
+		n += len(s.r)
+	}
+	iv := make([]classRange, 0, n)
+	mergeRanges(lists, func(c int, r Range) { iv = append(iv, classRange{r.Lo, r.Hi, int32(c)}) })
+	return iv
+}
+
+// mergeRanges visits the ranges of sorted lists in order of Lo (a tie in
+// list order), with a heap of the lists' next ranges.
+func mergeRanges(lists [][]Range, visit func(list int, r Range)) {
+	type head struct{ list, next int }
+	var h []head
+	less := func(a, b head) bool {
+		x, y := lists[a.list][a.next].Lo, lists[b.list][b.next].Lo
+		return x < y || x == y && a.list < b.list
+	}
+	down := func(i int) {
+		for {
+			l, m := 2*i+1, i
+			if l < len(h) && less(h[l], h[m]) {
+				m = l
+			}
+			if l+1 < len(h) && less(h[l+1], h[m]) {
+				m = l + 1
+			}
+			if m == i {
+				return
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
 		}
 	}
-	slices.SortFunc(iv, func(a, b classRange) int { return int(a.lo - b.lo) })
-	return iv
+	for i, l := range lists {
+		if len(l) > 0 {
+			h = append(h, head{i, 0})
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for len(h) > 0 {
+		top := &h[0]
+		visit(top.list, lists[top.list][top.next])
+		top.next++
+		if top.next == len(lists[top.list]) {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
+		}
+		down(0)
+	}
 }
 
 func classOf(iv []classRange, c rune) int32 {

@@ -60,10 +60,16 @@ func patternsIn(v any, out map[string]int) {
 	}
 }
 
+// outcome compiles p, three times: the time is the fastest.
 func outcome(p string) (string, *Lang, time.Duration) {
-	start := time.Now()
-	l, err := Compile(p, Limits{})
-	d := time.Since(start)
+	var l *Lang
+	var err error
+	d := time.Duration(1 << 62)
+	for range 3 {
+		start := time.Now()
+		l, err = Compile(p, Limits{})
+		d = min(d, time.Since(start))
+	}
 	if err != nil {
 		var e *Error
 		if !errors.As(err, &e) {

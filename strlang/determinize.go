@@ -74,9 +74,14 @@ func determinize(pattern string, n *nfa, lim Limits) (*table, error) {
 	if n.words {
 		sets = append(slices.Clip(sets), wordSet)
 	}
+	// Most patterns need about as many states as the NFA has.
+	hint := min(len(n.states)+2, lim.States)
 	d := &determinizer{n: n, pattern: pattern, lim: lim, al: partition(sets), all: -1,
-		seen: make([]uint32, len(n.states)), keys: map[string]int32{}}
+		seen: make([]uint32, len(n.states)), keys: make(map[string]int32, hint),
+		kernels: make([][]int32, 0, hint), prevs: make([]context, 0, hint)}
 	d.t.classes = d.al.classes
+	d.t.accept = make([]bool, 0, hint)
+	d.t.next = make([]int32, 0, hint*len(d.al.classes))
 	d.ctxOf = make([]context, len(d.al.classes))
 	for c := range d.ctxOf {
 		d.ctxOf[c] = ctxOther

@@ -66,7 +66,7 @@ func buildNFA(pattern string, tree *node, lim Limits) (*nfa, error) {
 		return nil, newError(ErrLimitRepeat, pattern, -1, "written out, the pattern's counted repetitions make %s positions, more than the limit of %d (Limits.Repeat)",
 			atLeast(size), lim.Repeat)
 	}
-	b := &nfaBuilder{nfa: &nfa{}, setIndex: map[string]int32{}}
+	b := &nfaBuilder{nfa: &nfa{}, setIndex: map[string]int32{}, nodeSet: map[*node]int32{}}
 	match := b.add(nstate{op: nMatch})
 	b.nfa.start = b.build(tree, match)
 	return b.nfa, nil
@@ -82,7 +82,8 @@ func atLeast(n int) string {
 
 type nfaBuilder struct {
 	nfa      *nfa
-	setIndex map[string]int32
+	setIndex map[string]int32 // by Set.key
+	nodeSet  map[*node]int32  // by node: a counted repetition copies its nodes
 }
 
 func (b *nfaBuilder) add(s nstate) int32 {
@@ -97,12 +98,16 @@ func (b *nfaBuilder) build(n *node, next int32) int32 {
 	case opEmpty:
 		return next
 	case opChar:
-		key := n.set.key()
-		i, ok := b.setIndex[key]
+		i, ok := b.nodeSet[n]
 		if !ok {
-			i = int32(len(b.nfa.sets))
-			b.nfa.sets = append(b.nfa.sets, n.set)
-			b.setIndex[key] = i
+			key := n.set.key()
+			i, ok = b.setIndex[key]
+			if !ok {
+				i = int32(len(b.nfa.sets))
+				b.nfa.sets = append(b.nfa.sets, n.set)
+				b.setIndex[key] = i
+			}
+			b.nodeSet[n] = i
 		}
 		return b.add(nstate{op: nChar, set: i, out: next})
 	case opBegin, opEnd, opWordBoundary, opNotWordBoundary:

@@ -131,7 +131,26 @@ func (s Set) union(t Set) Set {
 	if len(t.r) == 0 {
 		return s
 	}
-	return Set{normalize(append(slices.Clone(s.r), t.r...))}
+	// Merge the two sorted lists, joining what overlaps or touches.
+	out := make([]Range, 0, len(s.r)+len(t.r))
+	add := func(r Range) {
+		if n := len(out); n > 0 && r.Lo <= out[n-1].Hi+1 {
+			out[n-1].Hi = max(out[n-1].Hi, r.Hi)
+			return
+		}
+		out = append(out, r)
+	}
+	i, j := 0, 0
+	for i < len(s.r) || j < len(t.r) {
+		if j == len(t.r) || i < len(s.r) && s.r[i].Lo <= t.r[j].Lo {
+			add(s.r[i])
+			i++
+		} else {
+			add(t.r[j])
+			j++
+		}
+	}
+	return Set{slices.Clip(out)}
 }
 
 func (s Set) intersect(t Set) Set {
