@@ -1,19 +1,23 @@
 // Package regexp2ecma compiles JSON Schema patterns with
 // github.com/dlclark/regexp2/v2 so that they mean what ECMA-262 says with
-// the u flag, for tests: the oracle validator's regexp engine, and the
-// independent engine strlang is tested against.
+// the u flag, for tests: the oracle validator's regexp engine
+// (santhosh-tekuri/jsonschema's Compiler.UseRegexpEngine), and the
+// independent engine that strlang is tested against.
 //
-// regexp2's ECMAScript|Unicode mode matches as ECMA-262 does on the
-// patterns tried (strlang's TestRegexp2Departures lists what it was tried
-// on), but it reads more than ECMA-262 allows with the u flag: .NET and
+// On every valid pattern tried (strlang's tests: its tables, random
+// patterns, every property set at its edges, the corpus's patterns and
+// the official suite's), regexp2 v2.13.0 in ECMAScript|Unicode mode
+// matches as ECMA-262 does, so Rewrite leaves valid patterns as they are.
+// But regexp2 reads more than ECMA-262 allows with the u flag: .NET and
 // Perl syntax (inline options (?i), comments (?#…), atomic groups (?>…),
 // (?'name'…), \A \z \Z \G), identity escapes of letters (\a is BEL, \e
-// ESC, \q is q), and a lone ] { }, as Annex B does without the u flag.
+// ESC, \q is q), and a lone ] { }, as Annex B allows without the u flag.
 // Rewrite refuses those, so that a pattern that is not valid ECMA-262 is
-// an error here too, and writes out what regexp2 would read with another
-// meaning. It reads the pattern on its own, not with strlang's parser, so
-// that a test of strlang against regexp2 does not share strlang's
-// mistakes.
+// an error here too; it is also where a meaning regexp2 gets wrong would
+// be written out (strlang's TestRegexp2Departures lists what regexp2 does
+// differently and fails when that changes). It reads the pattern on its
+// own, not with strlang's parser, so that a test of strlang against
+// regexp2 does not share strlang's mistakes.
 package regexp2ecma
 
 import (
