@@ -171,7 +171,10 @@ func (s Set) intersect(t Set) Set {
 	return Set{out}
 }
 
-// complement is every scalar value not in s.
+// Complement is every scalar value not in s: a grammar may write a set as
+// a negated class when that is shorter.
+func (s Set) Complement() Set { return s.complement() }
+
 func (s Set) complement() Set {
 	var out []Range
 	next := rune(0)
