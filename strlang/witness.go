@@ -65,10 +65,14 @@ func (l *Lang) Shortest() (s string, ok bool) {
 	return b.String(), true
 }
 
+// maxMembers caps Members' limit, so that counts cannot overflow.
+const maxMembers = 1 << 24
+
 // Members returns every string of the language, shortest first and, at
 // each length, in code point order, when the language is finite with at
-// most limit strings; otherwise nil, false.
+// most limit strings (limit is capped at 2^24); otherwise nil, false.
 func (l *Lang) Members(limit int) ([]string, bool) {
+	limit = max(0, min(limit, maxMembers))
 	n, k := l.NumStates(), len(l.classes)
 	if l.IsEmpty() {
 		return []string{}, true
