@@ -19,10 +19,31 @@ import (
 // (so that the problems inside a refused oneOf are listed beside its S201),
 // and through $ref, from wherever it stands. A definition nothing reaches
 // constrains nothing: only its keyword values are checked (the meta pass).
+// Under the lenient profile, what the exact profile refuses is relaxed
+// instead, each relaxation a warning (lenient.go).
 func Check(doc *Document, opts Options) (*Checked, error) {
 	if doc == nil || doc.Root == nil {
 		return nil, ErrorList{{Code: CodeNotASchema, Message: "no schema was read"}}
 	}
+	switch opts.Profile {
+	case "":
+		opts.Profile = Exact
+	case Exact, Portable:
+	case Lenient:
+		return checkLenient(doc, opts)
+	default:
+		return nil, ErrorList{{Code: CodeBadKeywordValue, File: doc.Name, Message: fmt.Sprintf("unknown profile %q; use %q, %q or %q", opts.Profile, Exact, Lenient, Portable)}}
+	}
+	c := newChecker(doc, opts)
+	root := c.walk()
+	if len(c.errs) > 0 {
+		return nil, c.errs.Err()
+	}
+	return c.checked(root, opts), nil
+}
+
+// newChecker is the state of one walk of doc.
+func newChecker(doc *Document, opts Options) *checker {
 	c := &checker{
 		doc:          doc,
 		profile:      opts.Profile,
@@ -30,15 +51,16 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 		draft:        opts.DefaultDraft,
 		lim:          opts.Limits.withDefaults(),
 	}
-	if c.profile == "" {
-		c.profile = Exact
-	}
-	if c.profile != Exact && c.profile != Portable {
-		return nil, ErrorList{{Code: CodeBadKeywordValue, File: doc.Name, Message: fmt.Sprintf("unknown profile %q; use %q or %q", c.profile, Exact, Portable)}}
-	}
 	if c.draft == 0 {
 		c.draft = Draft2020
 	}
+	return c
+}
+
+// walk builds the Schema graph from the root, resolves the $refs, finds
+// the cycles and checks the rest as a meta-schema would; the problems are
+// in c.errs.
+func (c *checker) walk() *Schema {
 	c.readRootDialect()
 	if c.profile == Portable {
 		c.portableDraft()
@@ -46,25 +68,27 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 	positions := c.schemaPositions()
 	// Each subschema built stands at a position, and so does each
 	// property and each schema of a list: their number bounds all three.
-	if doc.values > 0 {
-		c.built = make([]*Schema, doc.values+1)
-		c.requiredLeft = doc.values
+	if c.doc.values > 0 {
+		c.built = make([]*Schema, c.doc.values+1)
+		c.requiredLeft = c.doc.values
 	}
 	c.schemasLeft, c.propertiesLeft, c.listsLeft = len(positions.at), len(positions.at), len(positions.at)
 	c.spell.size = len(positions.at) * spellPerPosition / 2 // the first chunk: twice that
 	c.checkDuplicateIDs(&positions)
-	root := c.build("", doc.Root, buildContext{root: true})
+	root := c.build("", c.doc.Root, buildContext{root: true})
 	c.resolveRefs()
 	c.findRefCycles()
 	c.metaPass(&positions)
-	if len(c.errs) > 0 {
-		return nil, c.errs.Err()
-	}
+	return root
+}
+
+// checked is the outcome of a walk without errors.
+func (c *checker) checked(root *Schema, opts Options) *Checked {
 	if opts.ClosedObjects {
 		c.closeObjects()
 	}
 	c.warns.Sort()
-	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Doc: doc, Warnings: c.warns}, nil
+	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Doc: c.doc, Warnings: c.warns}
 }
 
 // checker is the state of one Check.
@@ -102,6 +126,9 @@ type checker struct {
 	spell          spellArena
 	// The keyword being checked, handed to its handler (see buildObject).
 	at keywordAt
+	// lenient is the lenient profile's relaxations (lenient.go); nil in
+	// the other profiles.
+	lenient *leniency
 	// The first schema positions. A checker lives on the heap, as its
 	// handlers are called through the keyword table; the positions walk
 	// starts in it rather than in an allocation of its own.
@@ -225,8 +252,15 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			c.unknownKeyword(k)
 			continue
 		}
+		if c.lenient != nil && !c.metaOnly && c.relaxedKeyword(k, kw) {
+			continue
+		}
 		if kw.Use(c.profile) == Refused && !c.metaOnly {
 			c.refuse(k, kw)
+			if c.lenient != nil {
+				c.scratch(k, kw) // relaxed by the next walk
+				continue
+			}
 		}
 		// A refused keyword is handled all the same: its value is
 		// checked and its subschemas built, so that one run reports
@@ -244,6 +278,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 // are read: additionalItems after an items array, a format beside the type,
 // the numeric bounds; then the portable profile's rules.
 func (c *checker) finishObject(k *keywordAt) {
+	finishRelaxed(k)
 	finishAdditionalItems(c, k)
 	finishFormat(c, k)
 	finishBounds(k)
@@ -273,9 +308,10 @@ type keywordAt struct {
 	// Left for finishObject.
 	minimum, maximum *big.Rat
 	exclMin, exclMax *Value
-	itemsArray       bool    // items is an array of schemas: additionalItems applies
-	additionalItems  *Member // the additionalItems keyword, if any
-	unassertable     *Member // a format that cannot be asserted: refused unless the type admits no string
+	itemsArray       bool        // items is an array of schemas: additionalItems applies
+	additionalItems  *Member     // the additionalItems keyword, if any
+	unassertable     *Member     // a format that cannot be asserted: refused unless the type admits no string
+	relaxedAnyOf     [][]*Schema // lenient: the anyOfs relaxed keywords became (finishRelaxed)
 }
 
 // pointerOf returns the JSON Pointer of keyword k, spelled on first use:
@@ -436,5 +472,5 @@ func (c *checker) refuse(k *keywordAt, kw *Keyword) {
 		c.errorAt(CodeRefusedKeyword, c.pointerOf(k), k.m.NameOffset, "%s is %s", k.m.Name, notPortable)
 		return
 	}
-	c.errorAt(CodeRefusedKeyword, c.pointerOf(k), k.m.NameOffset, "%s is not supported: %s", k.m.Name, kw.Note)
+	c.refusal(k.obj, k.m, CodeRefusedKeyword, c.pointerOf(k), k.m.NameOffset, "%s is not supported: %s", k.m.Name, kw.Note)
 }

@@ -31,10 +31,19 @@ const (
 	CodeFormatNotEnforced  Code = "W302" // "format" is an annotation and is not enforced
 	CodeRefSiblingsIgnored Code = "W303" // before 2019-09, keywords beside $ref are ignored by validators
 
+	// Warnings of the lenient profile: a constraint the exact profile
+	// refuses, relaxed; the grammar no longer enforces it.
+	CodeRelaxedKeyword  Code = "W304" // a refused keyword (S201, S210) is dropped
+	CodeRelaxedOneOf    Code = "W305" // oneOf is enforced as anyOf
+	CodeRelaxedNegation Code = "W306" // not, if/then/else or maxContains relaxed as a whole
+	CodeRelaxedCompile  Code = "W307" // a keyword or schema the compiler refused (C402, ...) is dropped
+	CodeRelaxedRef      Code = "W308" // a $ref that is not followed (S206)
+
 	// Compiling.
 	CodeNoValidValue         Code = "C401" // the schema (or a required part) admits no value
 	CodeNotExactlyCompilable Code = "C402" // a combination the compiler cannot enforce exactly
 	CodeGrammarTooLarge      Code = "C403" // the grammar would pass a size limit
+	CodeRelaxRounds          Code = "C405" // lenient: the compiler still refuses after Options.MaxRelaxRounds compiles
 
 	// Limits.
 	CodeInputTooLarge  Code = "L501" // Limits.MaxInputBytes
@@ -80,9 +89,15 @@ var CodeTable = []CodeInfo{
 	{CodeIgnoredKeyword, "Warning: a member that is not a keyword of the schema's draft (x-..., example, a keyword of a later or earlier draft). Validators ignore it, so it constrains nothing.", "Nothing, if that is what you meant; otherwise fix the name or the $schema."},
 	{CodeFormatNotEnforced, "Warning: format is an annotation; the grammar lets any string through.", "For date, time, date-time, uuid, ipv4, ipv6 and duration, -assert-format (AssertFormat) enforces it exactly; for any other format use enum for a small set of strings, or check the format after decoding."},
 	{CodeRefSiblingsIgnored, "Warning: before 2019-09, validators ignore every keyword beside $ref.", "Move the keywords into the referenced schema, or use 2019-09 or later."},
+	{CodeRelaxedKeyword, "Lenient profile: a keyword the exact profile refuses (S201, or a format S210 refuses) is dropped; the grammar accepts values that break it. Dropping a keyword that another depends on drops that one too (additionalProperties beside properties or patternProperties, items after prefixItems), as its meaning would narrow.", "Validate replies after decoding (schema2gbnf verdict does, with the whole schema), or rewrite the keyword as the exact profile's refusal says."},
+	{CodeRelaxedOneOf, "Lenient profile: oneOf is enforced as anyOf: a value that matches two branches is accepted. Because the exact profile refuses it (S201), or its branches overlap (C404), or a constraint inside a branch is relaxed (widening a branch of exactly-one would reject values).", "Validate replies after decoding; or make the branches exclusive and use the exact profile."},
+	{CodeRelaxedNegation, "Lenient profile: a keyword that negates its subschema, in part or whole, is relaxed as a whole: not is dropped, if/then/else becomes anyOf of then and else (dropped when one is missing), maxContains is dropped. Because it is refused, or a constraint inside it is relaxed: dropping a constraint inside a negation would narrow the schema, and the grammar must accept every valid value.", "Validate replies after decoding."},
+	{CodeRelaxedCompile, "Lenient profile: a keyword (or, when no one keyword suffices, a whole subschema) that the compiler cannot enforce exactly (C402, C404, ...; not a named limit) is dropped.", "Validate replies after decoding, or simplify the schema as the compiler's message, quoted in the warning, says."},
+	{CodeRelaxedRef, "Lenient profile: a $ref that the exact profile cannot follow (S206: to another document not handed in, to an anchor, inside an embedded resource) is not followed: the schema it names is not enforced.", "Validate replies after decoding, or hand in the documents (-refs), or copy the schema into $defs."},
 	{CodeNoValidValue, "The schema, or a part that must be present, admits no value.", "Loosen the constraints that contradict each other."},
 	{CodeNotExactlyCompilable, "A combination of admitted keywords that the compiler cannot enforce exactly, or one that would expand past Options.MaxAlternatives or Options.MaxMeets (flags -max-alternatives, -max-meets).", "The message says which; simplify the schema."},
 	{CodeGrammarTooLarge, "The grammar would have more rules than Options.MaxRules (flag -max-rules, default 50,000).", "Lower large bounds (maxLength, maxItems) or raise the limit."},
+	{CodeRelaxRounds, "Lenient profile: the compiler still refuses the schema after Options.MaxRelaxRounds compiles (flag -max-relax-rounds, default 100); each compile relaxes, at every place the compiler refused, one more keyword.", "Raise the limit, or simplify the schema where the message says."},
 	{CodeInputTooLarge, "The input is larger than Limits.MaxInputBytes (flag -max-input-bytes, default 16 MiB).", "Split the schema or raise the limit."},
 	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (flag -max-nesting, default 512), or the text's bytes times their nesting depth pass Limits.MaxNestedBytes (flag -max-nested-bytes, default 256 MiB), which bounds the reader's work.", "Flatten the document, for example with $ref to $defs."},
 	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (flag -max-number-digits, default 10,000).", "Write a smaller number or raise the limit."},

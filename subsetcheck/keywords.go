@@ -100,6 +100,12 @@ type Keyword struct {
 	check checkFunc
 }
 
+// Constrains reports whether the keyword limits values (it is not an
+// annotation), format counting when formats are asserted.
+func (k *Keyword) Constrains(assertFormat bool) bool {
+	return k.Exact != Annotation || assertFormat && k.Name == "format"
+}
+
 // Use returns what profile p does with the keyword.
 func (k *Keyword) Use(p Profile) Use {
 	if p == Portable {

@@ -124,7 +124,7 @@ func checkRef(c *checker, k *keywordAt) {
 		return
 	}
 	if k.ctx.embedded {
-		c.errorAt(CodeRemoteRef, c.pointerOf(k), val.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to $defs of the root and drop its $id")
+		c.refusal(k.obj, k.m, CodeRemoteRef, c.pointerOf(k), val.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to $defs of the root and drop its $id")
 		return
 	}
 	c.pending = append(c.pending, pendingRef{from: k.s, member: k.m})
@@ -182,8 +182,10 @@ func (c *checker) buildRefOnly(s *Schema, v *Value, ctx buildContext) {
 		case m.Name == "$ref":
 			if m.Value.Kind != String || !uriReference(m.Value.Str) {
 				c.errorAt(CodeBadKeywordValue, kp(), m.Value.Offset, "$ref: must be a URI reference (a string)")
+			} else if c.dropsRef(v, m) {
+				// lenient: not followed, and its siblings constrain nothing
 			} else if ctx.embedded {
-				c.errorAt(CodeRemoteRef, kp(), m.Value.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to definitions of the root and drop its $id")
+				c.refusal(v, m, CodeRemoteRef, kp(), m.Value.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to definitions of the root and drop its $id")
 			} else {
 				c.pending = append(c.pending, pendingRef{from: s, member: m})
 			}

@@ -58,7 +58,7 @@ func (c *checker) resolve(p pendingRef) *Schema {
 	at := p.member.Value.Offset
 	base, frag, hasFrag := strings.Cut(ref, "#")
 	if base != "" && base != c.rootBase {
-		c.errorAt(CodeRemoteRef, p.pointer(), at, "%q refers to another document; only local refs are supported (no file or network access): copy the schema into $defs and write \"#/$defs/name\"", ref)
+		c.refusal(p.from.Node, p.member, CodeRemoteRef, p.pointer(), at, "%q refers to another document; only local refs are supported (no file or network access): copy the schema into $defs and write \"#/$defs/name\"", ref)
 		return nil
 	}
 	if hasFrag {
@@ -70,7 +70,7 @@ func (c *checker) resolve(p pendingRef) *Schema {
 		frag = dec
 	}
 	if frag != "" && !strings.HasPrefix(frag, "/") {
-		c.errorAt(CodeRemoteRef, p.pointer(), at, "%q refers to an anchor; refs to anchors are not supported: refer with a JSON Pointer such as \"#/$defs/name\"", ref)
+		c.refusal(p.from.Node, p.member, CodeRemoteRef, p.pointer(), at, "%q refers to an anchor; refs to anchors are not supported: refer with a JSON Pointer such as \"#/$defs/name\"", ref)
 		return nil
 	}
 	cur := c.doc.Root
@@ -95,7 +95,7 @@ func (c *checker) resolve(p pendingRef) *Schema {
 			return nil
 		}
 		if mode == inSchema && i > 0 && c.changesBase(cur) {
-			c.errorAt(CodeRemoteRef, p.pointer(), at, "%q points inside a subschema with its own $id, which validators treat as another resource; move it to $defs of the root and drop its $id", ref)
+			c.refusal(p.from.Node, p.member, CodeRemoteRef, p.pointer(), at, "%q points inside a subschema with its own $id, which validators treat as another resource; move it to $defs of the root and drop its $id", ref)
 			return nil
 		}
 		var next *Value

@@ -24,6 +24,13 @@ const (
 	// all accept, under the authoring rules that make a schema mean the same
 	// in each of them.
 	Portable Profile = "portable"
+	// Lenient compiles every schema the exact profile refuses a part of,
+	// by relaxing that part: each constraint the exact profile would refuse
+	// is dropped (oneOf is read as anyOf), never anything added, so that
+	// the grammar accepts every valid text and some invalid ones; each
+	// relaxation is a warning (W304-W308), and a validator must check the
+	// rest after decoding. What the exact profile admits, it checks alike.
+	Lenient Profile = "lenient"
 )
 
 // Options steer Check. The zero value means: exact profile, draft 2020-12
@@ -44,6 +51,22 @@ type Options struct {
 	// every text is still valid, but values with other members are no
 	// longer accepted. JSON Schema itself allows them.
 	ClosedObjects bool
+
+	// Relax (lenient profile only) lists more constraints to relax: the
+	// places the compiler refused (compile.Lenient finds them). Each is
+	// relaxed as the checker's own refusals are, its polarity respected.
+	Relax []Relaxation
+}
+
+// Relaxation names a constraint for the lenient profile to relax: the
+// keyword Keyword of the schema at Pointer, or, when Keyword is "", every
+// keyword of that schema that constrains values. Code and Reason say why
+// (the exact profile's refusal), for the warning.
+type Relaxation struct {
+	Pointer string
+	Keyword string
+	Code    Code
+	Reason  string
 }
 
 // AssertedFormats are the formats enforced exactly when
@@ -161,4 +184,8 @@ type Checked struct {
 	ClosedObjects bool
 	Doc           *Document
 	Warnings      ErrorList // annotations that constrain nothing, unenforced formats, ...
+	// Relaxed (lenient profile) lists the constraints that were relaxed,
+	// one warning each (W304-W308), sorted; they are in Warnings too. A
+	// text the grammar accepts may break them: validate it after decoding.
+	Relaxed ErrorList
 }

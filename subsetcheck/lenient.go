@@ -1,0 +1,617 @@
+// The lenient profile: what the exact profile refuses is relaxed instead of
+// refused, so that every schema the reader can read is checked, and the
+// grammar accepts a superset of the valid texts.
+//
+// A relaxation only ever drops a conjunct: a keyword is dropped, oneOf is
+// read as anyOf, if/then/else as anyOf of then and else. Dropping widens the
+// schema only where the keyword stands in a positive position: inside not,
+// inside an if, inside a oneOf branch (the other branches must fail) or
+// inside contains counted from above (maxContains), a wider subschema makes
+// the whole narrower. So a relaxation at a place some path from the root
+// reaches through such a keyword relaxes that keyword as a whole too (not
+// dropped, oneOf as anyOf, if/then/else as anyOf, maxContains dropped),
+// which leaves only monotone keywords between the root and every relaxed
+// constraint. Dropping a keyword that another keyword's meaning depends on
+// (additionalProperties reads properties and patternProperties, items after
+// prefixItems, ...) drops that one too.
+//
+// The walk is run again until the relaxations are settled: each walk
+// applies the relaxations decided so far, meets the keywords the profile
+// refuses (S201, S206, S210) as wishes, and then reads the live schema
+// graph for polarity. A schema the exact profile admits meets no wish and
+// is checked in one walk, into the very Schema graph the exact profile
+// builds.
+
+package subsetcheck
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// relaxKind is how a keyword is relaxed.
+type relaxKind uint8
+
+const (
+	relaxDrop      relaxKind = iota + 1 // the keyword constrains nothing
+	relaxAsAnyOf                        // oneOf: at least one branch, not exactly one
+	relaxCondition                      // if/then/else: anyOf of then and else, nothing when one is missing
+)
+
+// relaxation is one relaxation decided: a keyword (m) of the schema at, or
+// the whole schema when m is nil.
+type relaxation struct {
+	at      *Value
+	m       *Member
+	kind    relaxKind
+	code    Code
+	pointer string
+	message string
+}
+
+// leniency is the lenient profile's state across the walks of one Check.
+type leniency struct {
+	decided map[*Member]*relaxation // keywords relaxed
+	whole   map[*Value]*relaxation  // schemas none of whose constraints is enforced
+	order   []*relaxation           // every decision, in the order made
+	wishes  []relaxation            // what the current walk met that the profile refuses
+	extern  []relaxation            // Options.Relax, found in the document
+}
+
+func (l *leniency) settled() int { return len(l.order) }
+
+// checkLenient is Check under the lenient profile.
+func checkLenient(doc *Document, opts Options) (*Checked, error) {
+	l := &leniency{decided: map[*Member]*relaxation{}, whole: map[*Value]*relaxation{}}
+	l.extern = externalWishes(doc, opts)
+	for {
+		c := newChecker(doc, opts)
+		c.lenient = l
+		l.wishes = append(l.wishes[:0], l.extern...)
+		root := c.walk()
+		if len(c.errs) > 0 {
+			return nil, c.errs.Err()
+		}
+		if len(l.wishes) == 0 && len(l.order) == 0 {
+			return c.checked(root, opts), nil // nothing refused: the exact profile's graph
+		}
+		g := c.liveGraph()
+		if !l.decide(c, g) {
+			out := c.checked(root, opts)
+			out.Relaxed = c.relaxedWarnings(g)
+			out.Warnings = append(out.Warnings, out.Relaxed...)
+			out.Warnings.Sort()
+			return out, nil
+		}
+	}
+}
+
+// externalWishes finds the places of Options.Relax in the document; a
+// pointer that names no schema, or a keyword it lacks, is left out.
+func externalWishes(doc *Document, opts Options) []relaxation {
+	var out []relaxation
+	for _, r := range opts.Relax {
+		v := doc.At(r.Pointer)
+		if v == nil || v.Kind != Object {
+			continue
+		}
+		why := fmt.Sprintf("%s [%s]", r.Reason, r.Code)
+		if r.Keyword == "" {
+			out = append(out, relaxation{at: v, kind: relaxDrop, code: CodeRelaxedCompile, pointer: r.Pointer,
+				message: "no keyword of this schema is enforced, as the compiler cannot build it exactly and dropping no single keyword made it build: " + why})
+			continue
+		}
+		m := memberNamed(v, r.Keyword)
+		if m == nil {
+			continue
+		}
+		w := keywordWish(v, m, join(r.Pointer, r.Keyword), "the compiler cannot build it exactly: "+why)
+		if w.code == CodeRelaxedKeyword {
+			w.code = CodeRelaxedCompile
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// keywordWish is the relaxation of keyword m of the schema at, for the
+// reason given, by what the keyword is.
+func keywordWish(at *Value, m *Member, ptr, why string) relaxation {
+	w := relaxation{at: at, m: m, kind: relaxDrop, code: CodeRelaxedKeyword, pointer: ptr}
+	switch m.Name {
+	case "oneOf":
+		w.kind, w.code = relaxAsAnyOf, CodeRelaxedOneOf
+		w.message = "oneOf is enforced as anyOf: a value that matches more than one branch is accepted; " + why
+	case "if":
+		w.kind, w.code = relaxCondition, CodeRelaxedNegation
+		w.message = conditionWhat(at) + "; " + why
+	case "not":
+		w.code = CodeRelaxedNegation
+		w.message = "not is not enforced: values its subschema accepts are accepted; " + why
+	default:
+		w.message = m.Name + " is not enforced: values that break it are accepted; " + why
+	}
+	return w
+}
+
+// conditionWhat says what a relaxed if/then/else still enforces.
+func conditionWhat(at *Value) string {
+	if at.Get("then") != nil && at.Get("else") != nil {
+		return "if/then/else is enforced as anyOf of then and else: a value that matches then or else is accepted, whatever if says"
+	}
+	return "if/then/else is not enforced"
+}
+
+// refusal is a problem that the exact profile refuses a schema for: an
+// error, or, under the lenient profile, a wish to relax keyword m of the
+// schema at.
+func (c *checker) refusal(at *Value, m *Member, code Code, ptr string, offset int, format string, args ...any) {
+	if c.lenient == nil || c.metaOnly {
+		c.errorAt(code, ptr, offset, format, args...)
+		return
+	}
+	why := fmt.Sprintf(format, args...) + " [" + string(code) + "]"
+	var w relaxation
+	switch code {
+	case CodeRemoteRef:
+		w = relaxation{at: at, m: m, kind: relaxDrop, code: CodeRelaxedRef, pointer: ptr,
+			message: "this $ref is not followed, and the schema it names is not enforced: " + why}
+	default:
+		w = keywordWish(at, m, ptr, "the exact profile refuses it: "+why)
+	}
+	c.lenient.wishes = append(c.lenient.wishes, w)
+}
+
+// relaxedKeyword applies the relaxation decided for keyword k, if any, and
+// reports whether it did (then the keyword's own handler is not run). A
+// dropped keyword's value is still checked and its subschemas built, on a
+// scratch schema: a validator reads them all the same.
+func (c *checker) relaxedKeyword(k *keywordAt, kw *Keyword) bool {
+	l := c.lenient
+	if l.whole[k.obj] != nil && kw.Constrains(c.assertFormat) {
+		c.scratch(k, kw)
+		return true
+	}
+	r := l.decided[k.m]
+	if r == nil {
+		if (k.m.Name == "then" || k.m.Name == "else") && l.conditionAt(k.obj) != nil {
+			c.scratch(k, kw) // built by the relaxed if, or dropped with it
+			return true
+		}
+		return false
+	}
+	switch r.kind {
+	case relaxAsAnyOf:
+		if nonEmptyList(c, k) {
+			k.relaxedAnyOf = append(k.relaxedAnyOf, c.schemaList(k))
+		}
+	case relaxCondition:
+		c.scratch(k, kw)
+		then, els := memberNamed(k.obj, "then"), memberNamed(k.obj, "else")
+		if then != nil && els != nil {
+			ctx := k.ctx.child()
+			t := c.build(c.spell.join(k.s.Pointer, "then"), then.Value, ctx)
+			e := c.build(c.spell.join(k.s.Pointer, "else"), els.Value, ctx)
+			k.relaxedAnyOf = append(k.relaxedAnyOf, []*Schema{t, e})
+		}
+	default:
+		c.scratch(k, kw)
+	}
+	return true
+}
+
+// dropsRef reports whether the $ref m of the schema v is not followed.
+func (c *checker) dropsRef(v *Value, m *Member) bool {
+	l := c.lenient
+	return l != nil && !c.metaOnly && (l.whole[v] != nil || l.decided[m] != nil)
+}
+
+// conditionAt is the relaxation of the if of schema v, when it is read as
+// anyOf of then and else.
+func (l *leniency) conditionAt(v *Value) *relaxation {
+	if m := memberNamed(v, "if"); m != nil {
+		if r := l.decided[m]; r != nil && r.kind == relaxCondition {
+			return r
+		}
+	}
+	return nil
+}
+
+// scratch runs keyword k's handler on a schema thrown away: its value is
+// checked and its subschemas built, and nothing it enforces is kept (nor
+// any $ref it would resolve).
+func (c *checker) scratch(k *keywordAt, kw *Keyword) {
+	if kw.check == nil {
+		return
+	}
+	tmp := *k
+	tmp.s = &Schema{Pointer: k.s.Pointer, Node: k.s.Node, Types: AllTypes, MaxItems: -1, MaxLength: -1}
+	pending := len(c.pending)
+	kw.check(c, &tmp)
+	c.pending = c.pending[:pending]
+}
+
+// finishRelaxed adds the anyOfs that relaxed keywords became to the
+// schema's own: anyOf(A) and anyOf(B) as the one branch
+// {"anyOf": A, "$ref": {"anyOf": B}}.
+func finishRelaxed(k *keywordAt) {
+	for _, list := range k.relaxedAnyOf {
+		if k.s.AnyOf == nil {
+			k.s.AnyOf = list
+			continue
+		}
+		inner := &Schema{Pointer: k.s.Pointer, Node: k.s.Node, Types: AllTypes, MaxItems: -1, MaxLength: -1, AnyOf: list}
+		outer := &Schema{Pointer: k.s.Pointer, Node: k.s.Node, Types: AllTypes, MaxItems: -1, MaxLength: -1, AnyOf: k.s.AnyOf, Ref: inner}
+		k.s.AnyOf = []*Schema{outer}
+	}
+}
+
+// edgeKind is how a subschema bears on the schema holding it.
+type edgeKind uint8
+
+const (
+	edgeMonotone edgeKind = iota // wider subschema, wider schema
+	edgeNegating                 // wider subschema, narrower schema (not)
+	edgeMixed                    // either (if, oneOf, contains below maxContains)
+)
+
+// monotone lists the keywords whose subschemas bear on the schema
+// monotonically: widening one widens the schema. Every keyword of the table
+// that holds schemas and constrains values is here or in keywordEdge
+// (TestEveryKeywordHasAPolarity); one that is not counts as mixed.
+var monotone = map[string]bool{
+	"properties": true, "patternProperties": true, "additionalProperties": true,
+	"items": true, "prefixItems": true, "additionalItems": true,
+	"anyOf": true, "allOf": true, "then": true, "else": true,
+	"dependentSchemas": true, "dependencies": true, "propertyNames": true,
+	"unevaluatedItems": true, "unevaluatedProperties": true, "contains": true,
+}
+
+// keywordEdge is the kind of the edges through keyword m of schema v, the
+// relaxations decided so far applied.
+func (l *leniency) keywordEdge(v *Value, m *Member) edgeKind {
+	switch m.Name {
+	case "not":
+		return edgeNegating
+	case "if":
+		return edgeMixed
+	case "oneOf":
+		if r := l.decided[m]; r != nil && r.kind == relaxAsAnyOf {
+			return edgeMonotone
+		}
+		return edgeMixed
+	case "contains":
+		if mc := memberNamed(v, "maxContains"); mc != nil && l.decided[mc] == nil {
+			return edgeMixed // more matching items may pass the maximum
+		}
+	}
+	if monotone[m.Name] {
+		return edgeMonotone
+	}
+	return edgeMixed
+}
+
+// Reached positively, negatively.
+const (
+	reachPos uint8 = 1 << iota
+	reachNeg
+)
+
+// liveGraph is the graph of the schemas a value is held to, the
+// relaxations applied: which schemas are reached, and how.
+type liveGraph struct {
+	reach map[*Value]uint8
+	in    map[*Value][]inEdge
+}
+
+// inEdge is an edge into a schema: from the schema from, through its
+// keyword m.
+type inEdge struct {
+	from *Value
+	m    *Member
+	kind edgeKind
+}
+
+// liveGraph walks the schemas from the root through the keywords that
+// constrain values and are not dropped, and through $refs.
+func (c *checker) liveGraph() *liveGraph {
+	l := c.lenient
+	g := &liveGraph{reach: map[*Value]uint8{c.doc.Root: reachPos}, in: map[*Value][]inEdge{}}
+	queue := []*Value{c.doc.Root}
+	edge := func(from *Value, m *Member, kind edgeKind, to *Value) {
+		g.in[to] = append(g.in[to], inEdge{from, m, kind})
+		r := g.reach[from]
+		switch kind {
+		case edgeNegating:
+			r = r&reachPos<<1 | r&reachNeg>>1
+		case edgeMixed:
+			r = reachPos | reachNeg
+		}
+		if old := g.reach[to]; old|r != old {
+			g.reach[to] = old | r
+			queue = append(queue, to)
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		if v.Kind != Object || l.whole[v] != nil {
+			continue
+		}
+		s := c.builtAt(v)
+		if c.draft <= Draft7 && v.Get("$ref") != nil {
+			if m := memberNamed(v, "$ref"); l.decided[m] == nil && s != nil && s.Ref != nil {
+				edge(v, m, edgeMonotone, s.Ref.Node)
+			}
+			continue
+		}
+		cond := l.conditionAt(v)
+		for i := range v.Members {
+			m := &v.Members[i]
+			kw := LookupKeyword(m.Name, c.draft)
+			if kw == nil || kw.Exact == Annotation {
+				continue
+			}
+			branch := cond != nil && (m.Name == "then" || m.Name == "else")
+			switch r := l.decided[m]; {
+			case branch && (v.Get("then") == nil || v.Get("else") == nil):
+				continue // dropped with the if
+			case branch:
+				// a branch of the anyOf the if became, whatever else was
+				// decided for it
+			case r != nil && r.kind != relaxAsAnyOf:
+				continue // dropped, or the if of an anyOf of then and else
+			}
+			if m.Name == "$ref" {
+				if s != nil && s.Ref != nil {
+					edge(v, m, edgeMonotone, s.Ref.Node)
+				}
+				continue
+			}
+			kind := l.keywordEdge(v, m)
+			if branch {
+				kind = edgeMonotone
+			}
+			eachSubschema(kw, m.Value, func(sub *Value) { edge(v, m, kind, sub) })
+		}
+	}
+	return g
+}
+
+// eachSubschema calls f on each schema in the value of keyword kw.
+func eachSubschema(kw *Keyword, val *Value, f func(*Value)) {
+	switch shape := kw.Shape; {
+	case shape == ShapeSchema, shape == ShapeItems && val.Kind != Array:
+		f(val)
+	case shape == ShapeSchemaMap, shape == ShapeDependency:
+		if val.Kind != Object {
+			return
+		}
+		for j := range val.Members {
+			if shape != ShapeDependency || val.Members[j].Value.Kind != Array {
+				f(val.Members[j].Value)
+			}
+		}
+	case shape == ShapeSchemaList, shape == ShapeItems:
+		if val.Kind == Array {
+			for _, it := range val.Items {
+				f(it)
+			}
+		}
+	}
+}
+
+// decide turns the walk's wishes into relaxations, and relaxes as a whole
+// every negating or mixed keyword through which the root reaches a
+// relaxation; it reports whether anything new was decided (then the walk
+// is run again with it).
+func (l *leniency) decide(c *checker, g *liveGraph) bool {
+	before := l.settled()
+	for i := range l.wishes {
+		w := &l.wishes[i]
+		if g.reach[w.at] != 0 {
+			l.add(c, *w)
+		}
+	}
+	for i := 0; i < len(l.order); i++ { // grows as the negations above are relaxed
+		r := l.order[i]
+		if reach := g.reach[r.at]; reach&reachNeg != 0 {
+			l.relaxAbove(c, g, r)
+		}
+	}
+	return l.settled() > before
+}
+
+// add decides relaxation w (unless its keyword already is), and the
+// keywords whose meaning depends on it.
+func (l *leniency) add(c *checker, w relaxation) {
+	if w.m == nil {
+		if l.whole[w.at] == nil {
+			r := w
+			l.whole[w.at] = &r
+			l.order = append(l.order, &r)
+		}
+		return
+	}
+	if l.decided[w.m] != nil {
+		return
+	}
+	r := w
+	l.decided[w.m] = &r
+	l.order = append(l.order, &r)
+	if w.kind != relaxDrop {
+		return
+	}
+	for _, name := range dependents(c.draft, w.at, w.m) {
+		if d := memberNamed(w.at, name); d != nil && l.decided[d] == nil {
+			l.add(c, relaxation{at: w.at, m: d, kind: relaxDrop, code: w.code, pointer: siblingPointer(w.pointer, name),
+				message: fmt.Sprintf("%s is not enforced either: its meaning depends on %s, which is relaxed here, and would narrow without it", name, w.m.Name)})
+		}
+	}
+}
+
+// dependents are the keywords beside m whose meaning narrows when m is
+// dropped, so that they are dropped with it.
+func dependents(d Draft, at *Value, m *Member) []string {
+	switch m.Name {
+	case "properties", "patternProperties":
+		return []string{"additionalProperties"} // would apply to the names m matched
+	case "prefixItems":
+		return []string{"items"} // would apply from the first item on
+	case "items":
+		if m.Value.Kind == Array {
+			return []string{"additionalItems"} // is ignored without an items array: the checker warns
+		}
+	case "minContains":
+		if n, ok := count(m.Value); ok && n == 0 {
+			return []string{"contains"} // without minContains: at least one item must match
+		}
+	case "minimum", "maximum":
+		if d == Draft4 {
+			return []string{"exclusive" + strings.ToUpper(m.Name[:1]) + m.Name[1:]} // needs its bound (S203)
+		}
+	}
+	return nil
+}
+
+// relaxAbove relaxes every negating or mixed keyword on a path from the
+// root to the relaxation r: after it, every path to r goes through
+// monotone keywords only, so r widens the whole schema.
+func (l *leniency) relaxAbove(c *checker, g *liveGraph, r *relaxation) {
+	seen := map[*Value]bool{r.at: true}
+	stack := []*Value{r.at}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range g.in[v] {
+			if e.kind != edgeMonotone {
+				l.relaxNegation(c, e, r)
+			}
+			if !seen[e.from] {
+				seen[e.from] = true
+				stack = append(stack, e.from)
+			}
+		}
+	}
+}
+
+// relaxNegation relaxes, as a whole, the keyword of edge e, through which
+// the root reaches the relaxation inner.
+func (l *leniency) relaxNegation(c *checker, e inEdge, inner *relaxation) {
+	ptr := c.schemaPointer(e.from)
+	why := fmt.Sprintf("a constraint inside it is relaxed (%s), and relaxing inside a negation would narrow the schema", pointerOrRoot(inner.pointer))
+	switch e.m.Name {
+	case "contains":
+		if mc := memberNamed(e.from, "maxContains"); mc != nil {
+			l.add(c, relaxation{at: e.from, m: mc, kind: relaxDrop, code: CodeRelaxedNegation, pointer: join(ptr, "maxContains"),
+				message: "maxContains is not enforced: arrays with more items that match contains are accepted; " + why})
+		}
+		return
+	}
+	w := keywordWish(e.from, e.m, join(ptr, e.m.Name), why)
+	if w.kind == relaxDrop {
+		w.code = CodeRelaxedNegation
+		if e.m.Name != "not" {
+			w.message = e.m.Name + " is not enforced: " + why
+		}
+	}
+	l.add(c, w)
+}
+
+// schemaPointer is the pointer of the schema at v, as built.
+func (c *checker) schemaPointer(v *Value) string {
+	if s := c.builtAt(v); s != nil {
+		return s.Pointer
+	}
+	return ""
+}
+
+// relaxedWarnings are the warnings of the relaxations in force: the
+// decided ones at the schemas a value is still held to.
+func (c *checker) relaxedWarnings(g *liveGraph) ErrorList {
+	l := c.lenient
+	var out ErrorList
+	for _, r := range l.order {
+		if g.reach[r.at] == 0 || l.whole[r.at] != nil && r.m != nil {
+			continue // nothing reaches it, or its whole schema is relaxed
+		}
+		if r.m != nil && (r.m.Name == "then" || r.m.Name == "else") && l.conditionAt(r.at) != nil {
+			continue // said by the if's relaxation
+		}
+		offset := r.at.Offset
+		if r.m != nil {
+			offset = r.m.NameOffset
+		}
+		out = append(out, c.doc.problem(r.code, r.pointer, offset, "%s", r.message))
+	}
+	out.Sort()
+	return out
+}
+
+// memberNamed returns the member called name of object v, or nil.
+func memberNamed(v *Value, name string) *Member {
+	for i := range v.Members {
+		if v.Members[i].Name == name {
+			return &v.Members[i]
+		}
+	}
+	return nil
+}
+
+// siblingPointer is the pointer of keyword name beside the keyword at ptr.
+func siblingPointer(ptr, name string) string {
+	return join(ptr[:strings.LastIndexByte(ptr, '/')], name)
+}
+
+// At returns the value at JSON Pointer ptr in the document, or nil.
+func (d *Document) At(ptr string) *Value {
+	cur := d.Root
+	if ptr == "" {
+		return cur
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil
+	}
+	for _, raw := range strings.Split(ptr[1:], "/") {
+		tok, ok := unescapeToken(raw)
+		if !ok || cur == nil {
+			return nil
+		}
+		switch cur.Kind {
+		case Object:
+			cur = cur.Get(tok)
+		case Array:
+			n, err := strconv.Atoi(tok)
+			if err != nil || n < 0 || n >= len(cur.Items) || strconv.Itoa(n) != tok {
+				return nil
+			}
+			cur = cur.Items[n]
+		default:
+			return nil
+		}
+	}
+	return cur
+}
+
+// RelaxedAt reports whether the keyword at ptr in the schema (a pointer
+// such as a validator's keyword location names, without the "#") is a
+// relaxed constraint, or inside one: at or under the pointer of one of
+// relaxed, or under then or else beside a relaxed if.
+func RelaxedAt(relaxed ErrorList, ptr string) bool {
+	under := func(p, root string) bool {
+		return p == root || strings.HasPrefix(p, root+"/") || root == ""
+	}
+	for _, r := range relaxed {
+		if under(ptr, r.Pointer) {
+			return true
+		}
+		if parent, ok := strings.CutSuffix(r.Pointer, "/if"); ok && r.Code == CodeRelaxedNegation {
+			if slices.ContainsFunc([]string{"then", "else"}, func(k string) bool { return under(ptr, parent+"/"+k) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
