@@ -30,7 +30,7 @@ import (
 // whitespace, default limits.
 type Options struct {
 	Name         string              // the schema's file name in messages; "schema" when empty
-	Profile      subsetcheck.Profile // subsetcheck.Exact (default) or subsetcheck.Portable
+	Profile      subsetcheck.Profile // subsetcheck.Exact (default), subsetcheck.Lenient or subsetcheck.Portable
 	DefaultDraft subsetcheck.Draft   // the draft when "$schema" is absent; 0 means 2020-12
 	Whitespace   compile.Whitespace  // compile.Bounded (default) or compile.Compact
 	Limits       subsetcheck.Limits  // reading and checking limits (L501-L504); zero fields take their defaults
@@ -41,6 +41,10 @@ type Options struct {
 	// keywords multiply (C402 beyond them); 0 means compile's defaults.
 	MaxAlternatives int
 	MaxMeets        int
+	// MaxRelaxRounds bounds the compiles of the lenient profile, which
+	// compiles again after relaxing each place the compiler refused (C405
+	// beyond it); 0 means compile.DefaultMaxRelaxRounds.
+	MaxRelaxRounds int
 	// AssertFormat enforces "format": date, time, date-time, uuid, ipv4,
 	// ipv6 and duration become part of the grammar, exactly as the
 	// validator judges them, and any other format is refused (S210).
@@ -66,25 +70,43 @@ type Grammar struct {
 	Provenance Provenance            // how it was made
 	Rules      *gbnf.Grammar         // the same grammar as a value: match it, sample it, print it; read-only (its nodes are shared with other grammars)
 	Schema     *subsetcheck.Checked  // the checked schema it was compiled from
-	Warnings   subsetcheck.ErrorList // what was accepted but not enforced (annotations, unknown members)
+	Warnings   subsetcheck.ErrorList // what was accepted but not enforced (annotations, unknown members, relaxations)
+	// Relaxed (lenient profile) are the constraints the grammar does not
+	// enforce, one warning each (W304-W308); they are in Warnings too. A
+	// text the grammar accepts may break them: validate it after decoding
+	// (package verdict does).
+	Relaxed subsetcheck.ErrorList
 }
 
 // Compile reads, checks and compiles a schema. On failure the error is a
 // subsetcheck.ErrorList holding every problem found, and no grammar is
 // returned.
 func Compile(schema []byte, opts Options) (*Grammar, error) {
-	checked, err := Check(schema, opts)
-	if err != nil {
-		return nil, err
-	}
-	rules, err := compile.Compile(checked, compile.Options{
+	copts := compile.Options{
 		Whitespace:      opts.Whitespace,
 		MaxRules:        opts.MaxRules,
 		MaxAlternatives: opts.MaxAlternatives,
 		MaxMeets:        opts.MaxMeets,
-	})
-	if err != nil {
-		return nil, err
+		MaxRelaxRounds:  opts.MaxRelaxRounds,
+	}
+	var checked *subsetcheck.Checked
+	var rules *gbnf.Grammar
+	if opts.Profile == subsetcheck.Lenient {
+		doc, err := read(schema, opts)
+		if err != nil {
+			return nil, err
+		}
+		if checked, rules, err = compile.Lenient(doc, checkOptions(opts), copts); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if checked, err = Check(schema, opts); err != nil {
+			return nil, err
+		}
+		if rules, err = compile.Compile(checked, copts); err != nil {
+			return nil, err
+		}
 	}
 	ws := opts.Whitespace
 	if ws == "" {
@@ -97,6 +119,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		Draft:      checked.Draft.String(),
 		Format:     formatMode(checked.AssertFormat),
 		Objects:    objectsMode(checked.ClosedObjects),
+		Relaxed:    len(checked.Relaxed),
 		Schema:     SchemaHash(schema),
 	}
 	return &Grammar{
@@ -105,6 +128,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		Rules:      rules,
 		Schema:     checked,
 		Warnings:   checked.Warnings,
+		Relaxed:    checked.Relaxed,
 	}, nil
 }
 
@@ -116,27 +140,38 @@ func (g *Grammar) Regex(opts regex.Options) (string, error) {
 	return regex.Emit(g.Rules, opts)
 }
 
-// Check reads a schema and checks it against the profile, without compiling.
+// Check reads a schema and checks it against the profile, without
+// compiling. Under the lenient profile it relaxes what the checker refuses
+// only: what the compiler would refuse and relax is known by compiling.
 func Check(schema []byte, opts Options) (*subsetcheck.Checked, error) {
+	doc, err := read(schema, opts)
+	if err != nil {
+		return nil, err
+	}
+	return subsetcheck.Check(doc, checkOptions(opts))
+}
+
+// read reads the schema as JSON, or as YAML under opts.YAML.
+func read(schema []byte, opts Options) (*subsetcheck.Document, error) {
 	name := opts.Name
 	if name == "" {
 		name = "schema"
 	}
-	read := subsetcheck.Read
 	if opts.YAML {
-		read = subsetcheck.ReadYAML
+		return subsetcheck.ReadYAML(name, schema, opts.Limits)
 	}
-	doc, err := read(name, schema, opts.Limits)
-	if err != nil {
-		return nil, err
-	}
-	return subsetcheck.Check(doc, subsetcheck.Options{
+	return subsetcheck.Read(name, schema, opts.Limits)
+}
+
+// checkOptions are the checker's options among opts.
+func checkOptions(opts Options) subsetcheck.Options {
+	return subsetcheck.Options{
 		Profile:       opts.Profile,
 		DefaultDraft:  opts.DefaultDraft,
 		Limits:        opts.Limits,
 		AssertFormat:  opts.AssertFormat,
 		ClosedObjects: opts.ClosedObjects,
-	})
+	}
 }
 
 // objectsMode is the Provenance.Objects word: "" for JSON Schema's open

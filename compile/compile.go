@@ -50,6 +50,9 @@ type Options struct {
 	// MaxMeets bounds the merged schemas of one compile (C402 beyond it);
 	// 0 means the constant MaxMeets.
 	MaxMeets int
+	// MaxRelaxRounds bounds the compiles of one Lenient call (C405 beyond
+	// it); 0 means DefaultMaxRelaxRounds.
+	MaxRelaxRounds int
 }
 
 // Named limits. Each ends in a problem with its own code when reached.

@@ -22,6 +22,7 @@ type limitFlags struct {
 	maxRules        int
 	maxAlts         int
 	maxMeets        int
+	maxRelaxRounds  int
 	maxRegexBytes   int
 	maxRegexNesting int
 }
@@ -38,6 +39,7 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
 	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and anyOf beside other keywords expand into more than `N` alternatives (C402)")
 	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and anyOf (C402)")
+	fs.IntVar(&l.maxRelaxRounds, "max-relax-rounds", compile.DefaultMaxRelaxRounds, "with -profile lenient: refuse a schema the compiler still refuses after `N` compiles, each relaxing one more keyword where it refused (C405)")
 	fs.IntVar(&l.maxRegexBytes, "max-regex-bytes", regex.DefaultMaxBytes, "with -format regex: refuse a regex longer than `N` bytes (R602)")
 	fs.IntVar(&l.maxRegexNesting, "max-regex-nesting", regex.DefaultMaxNesting, "with -format regex: refuse a regex whose groups nest deeper than `N` (R603)")
 }
@@ -55,6 +57,7 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 	opts.MaxRules = l.maxRules
 	opts.MaxAlternatives = l.maxAlts
 	opts.MaxMeets = l.maxMeets
+	opts.MaxRelaxRounds = l.maxRelaxRounds
 }
 
 // regexOptions are the regex limits, with the -max-depth unrolling.

@@ -59,6 +59,9 @@ func TestExitCodes(t *testing.T) {
 		{"not json", `{"type":`, nil, exitRefused, "[J101]"},
 		{"check ok", `{"type":"boolean"}`, []string{"check"}, exitOK, ""},
 		{"check refused", refused, []string{"check", "-"}, exitRefused, "pattern"},
+		{"lenient", refused, []string{"-profile", "lenient"}, exitOK, "[W304]"},
+		{"check lenient", refused, []string{"check", "-profile", "lenient", "-"}, exitOK, "[W304]"},
+		{"lenient keeps schema errors", `{"type":"strin","pattern":"a"}`, []string{"-profile", "lenient"}, exitRefused, "[S203]"},
 		{"unknown flag", "", []string{"-nope"}, exitUsage, "flag provided but not defined"},
 		{"bad profile", "", []string{"-profile", "loose"}, exitUsage, "unknown -profile"},
 		{"bad whitespace", "", []string{"-whitespace", "wide"}, exitUsage, "unknown -whitespace"},
@@ -74,6 +77,20 @@ func TestExitCodes(t *testing.T) {
 			assert.Contains(t, stderr, tt.inErr)
 		})
 	}
+}
+
+// TestLenientCLI: -profile lenient writes a grammar with its provenance
+// line, the relaxations as warnings, and check says how many.
+func TestLenientCLI(t *testing.T) {
+	schema := `{"type":"object","properties":{"a":{"type":"string","pattern":"^x"}},"required":["a"]}`
+	code, out, stderr := cli(t, schema, "-profile", "lenient", "-whitespace", "compact")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "profile=lenient relaxed=1 ")
+	assert.Contains(t, stderr, "/properties/a/pattern: pattern is not enforced")
+	assert.True(t, accepts(t, out, `{"a":"y"}`))
+	code, out, _ = cli(t, schema, "check", "-profile", "lenient", "-")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, "ok (profile lenient, 1 relaxed)")
 }
 
 func TestExampleGrammarAcceptsAReply(t *testing.T) {

@@ -1,0 +1,200 @@
+package compile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// lenient compiles a schema text under the lenient profile.
+func lenient(t testing.TB, schema string, copts subsetcheck.Options, opts Options) (*subsetcheck.Checked, *gbnf.Grammar, error) {
+	t.Helper()
+	doc, err := subsetcheck.Read("schema.json", []byte(schema), subsetcheck.Limits{})
+	if err != nil {
+		t.Fatalf("read schema: %v\n%s", err, schema)
+	}
+	return Lenient(doc, copts, opts)
+}
+
+// relaxedCodes is "code pointer" per relaxation, in order.
+func relaxedCodes(c *subsetcheck.Checked) string {
+	var out []string
+	for _, p := range c.Relaxed {
+		out = append(out, string(p.Code)+" "+p.Pointer)
+	}
+	return strings.Join(out, ", ")
+}
+
+// TestLenientLadder: a place the compiler refuses is relaxed by the first
+// rung of its ladder after which it compiles, and the grammar takes what
+// the exact profile's grammar of the rest would.
+func TestLenientLadder(t *testing.T) {
+	cases := []struct {
+		name, schema string
+		assert       bool
+		want         string
+		accepts      []string
+	}{
+		{"format cut by its lengths: the format goes, the lengths stay", `{"type":"string","format":"date-time","maxLength":25}`, true,
+			"W307 /format", []string{`"ab"`}},
+		{"inside a property: the first keyword in document order whose drop builds", `{"type":"object","properties":{"d":{"type":"string","maxLength":25,"format":"date-time"},"n":{"type":"integer"}}}`, true,
+			"W307 /properties/d/maxLength", []string{`{"d":"2020-01-01T00:00:00.123456789Z","n":1}`}},
+		{"and the checker's relaxations with it", `{"type":"object","properties":{"d":{"type":"string","maxLength":25,"format":"date-time"},"p":{"type":"string","pattern":"a"}}}`, true,
+			"W307 /properties/d/maxLength, W304 /properties/p/pattern", []string{`{"d":"2020-01-01T00:00:00Z","p":"b"}`}},
+	}
+	for _, tt := range cases {
+		c, g, err := lenient(t, tt.schema, subsetcheck.Options{AssertFormat: tt.assert}, Options{Whitespace: Compact})
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if got := relaxedCodes(c); got != tt.want {
+			t.Errorf("%s: relaxed %s, want %s", tt.name, got, tt.want)
+		}
+		m, err := gbnf.NewMatcher(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range tt.accepts {
+			if r, _ := m.Check(text); !r.Accepted {
+				t.Errorf("%s: rejects %s", tt.name, text)
+			}
+		}
+	}
+}
+
+// TestLenientKeepsLimits: a named limit, a schema without a valid value
+// and the checker's own errors stay errors under the lenient profile.
+func TestLenientKeepsLimits(t *testing.T) {
+	cases := []struct {
+		name, schema string
+		opts         Options
+		want         subsetcheck.Code
+	}{
+		{"MaxAlternatives", `{"type":"object","anyOf":[{"required":["a"]},{"required":["b"]}],"$ref":"#/$defs/x","$defs":{"x":{"anyOf":[{"required":["c"]},{"required":["d"]}]}}}`,
+			Options{MaxAlternatives: 2}, subsetcheck.CodeNotExactlyCompilable},
+		{"no valid value", `{"type":"string","minLength":3,"maxLength":2,"pattern":"a"}`, Options{}, subsetcheck.CodeNoValidValue},
+		{"MaxRules", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string","pattern":"x"}}}`, Options{MaxRules: 1}, subsetcheck.CodeGrammarTooLarge},
+	}
+	for _, tt := range cases {
+		_, _, err := lenient(t, tt.schema, subsetcheck.Options{}, tt.opts)
+		var list subsetcheck.ErrorList
+		if !errors.As(err, &list) || len(list) == 0 || list[0].Code != tt.want {
+			t.Errorf("%s: got %v, want %s", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestLenientRelaxRounds: the ladder's compiles are bounded
+// (Options.MaxRelaxRounds, C405).
+func TestLenientRelaxRounds(t *testing.T) {
+	schema := `{"type":"string","maxLength":25,"minLength":1,"format":"date-time"}`
+	_, _, err := lenient(t, schema, subsetcheck.Options{AssertFormat: true}, Options{MaxRelaxRounds: 2})
+	var list subsetcheck.ErrorList
+	if !errors.As(err, &list) || list[0].Code != subsetcheck.CodeRelaxRounds {
+		t.Fatalf("got %v, want C405", err)
+	}
+	if _, _, err := lenient(t, schema, subsetcheck.Options{AssertFormat: true}, Options{}); err != nil {
+		t.Fatalf("within the default: %v", err)
+	}
+}
+
+// TestLenientSameGrammar: what the exact profile compiles, the lenient
+// profile compiles to the same grammar, byte for byte, with no
+// relaxation; what the exact profile refuses, the lenient profile compiles
+// or refuses for what no relaxation mends (the schema's own errors, a
+// limit, no valid value). On the vendored slice and the hand-written
+// schemas; with -corpus, on a whole corpus.
+func TestLenientSameGrammar(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(*corpusDir, "*", "*.json"))
+	more, _ := filepath.Glob(filepath.Join("..", "testdata", "equiv", "*.json"))
+	refused, _ := filepath.Glob(filepath.Join("..", "testdata", "equiv", "refused", "*.json"))
+	files = append(append(files, more...), refused...)
+	if len(files) == 0 {
+		t.Fatalf("no schemas")
+	}
+	same, relaxed, stillRefused := 0, 0, map[subsetcheck.Code]int{}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := subsetcheck.Read(filepath.Base(file), data, subsetcheck.Limits{})
+		if err != nil {
+			continue
+		}
+		for _, ws := range []Whitespace{Bounded, Compact} {
+			opts := Options{Whitespace: ws}
+			var exact *gbnf.Grammar
+			if c, err := subsetcheck.Check(doc, subsetcheck.Options{}); err == nil {
+				exact, _ = Compile(c, opts)
+			}
+			lc, lg, err := Lenient(doc, subsetcheck.Options{}, opts)
+			switch {
+			case exact != nil && err != nil:
+				t.Errorf("%s: the exact profile compiles it, the lenient one refuses it: %v", file, err)
+			case exact != nil:
+				if len(lc.Relaxed) > 0 || lg.String() != exact.String() {
+					t.Errorf("%s (%s): the lenient grammar differs from the exact one (relaxed %s)", file, ws, relaxedCodes(lc))
+				}
+				same++
+			case err == nil:
+				if err := gbnf.Validate(lg); err != nil {
+					t.Errorf("%s: invalid lenient grammar: %v", file, err)
+				}
+				if len(lc.Relaxed) == 0 {
+					t.Errorf("%s: refused by the exact profile, compiled leniently without a relaxation", file)
+				}
+				relaxed++
+			default:
+				var list subsetcheck.ErrorList
+				if !errors.As(err, &list) {
+					t.Fatalf("%s: %T %v", file, err, err)
+				}
+				for _, p := range list {
+					if p.Code == subsetcheck.CodeRefusedKeyword || p.Code == subsetcheck.CodeRemoteRef || p.Code == subsetcheck.CodeFormatNotExact || relaxable(p) {
+						t.Errorf("%s: the lenient profile refuses what it relaxes: %v", file, p)
+					}
+					stillRefused[p.Code]++
+				}
+			}
+		}
+	}
+	var codes []string
+	for c, n := range stillRefused {
+		codes = append(codes, string(c)+"×"+strconv.Itoa(n))
+	}
+	sort.Strings(codes)
+	t.Logf("%d files, each with bounded and compact whitespace: %d the same grammar as exact, %d compiled only leniently, refused leniently by %v", len(files), same, relaxed, codes)
+}
+
+// TestLimitMessagesNameTheirOption: the lenient profile tells a limit from a
+// refusal by the option its message names (namesLimit); each limit of
+// Options does name it.
+func TestLimitMessagesNameTheirOption(t *testing.T) {
+	for _, tt := range []struct {
+		schema string
+		opts   Options
+	}{
+		{`{"type":"object","anyOf":[{"required":["a"]},{"required":["b"]}],"$ref":"#/$defs/x","$defs":{"x":{"anyOf":[{"required":["c"]},{"required":["d"]}]}}}`, Options{MaxAlternatives: 2}},
+		{`{"properties":{"a":{"type":"string"},"b":{"type":"string"}},"anyOf":[{"properties":{"a":{"maxLength":3},"b":{"maxLength":3}}}]}`, Options{MaxMeets: 1}},
+	} {
+		_, err := Compile(checkSchema(t, tt.schema), tt.opts)
+		var list subsetcheck.ErrorList
+		if !errors.As(err, &list) {
+			t.Fatalf("%s: compiled", tt.schema)
+		}
+		for _, p := range list {
+			if p.Code == subsetcheck.CodeNotExactlyCompilable && !namesLimit(p.Message) {
+				t.Errorf("%s: a limit's message names no Options.Max...: %s", tt.schema, p.Message)
+			}
+		}
+	}
+}
