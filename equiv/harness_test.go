@@ -13,6 +13,7 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
+	"github.com/schema2gbnf/schema2gbnf/internal/validate"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -36,6 +37,7 @@ type tally struct {
 	schemas, compiled, refused             int
 	valid, invalid, texts, sampled, engine int
 	modelBugs, failures, skippedLong       int
+	relaxedAccepts                         int      // lenient: texts accepted that break a relaxed constraint
 	noValid                                []string // compiled schemas the generator found no valid value for
 	refusedBy                              map[subsetcheck.Code]int
 }
@@ -58,8 +60,8 @@ func (t *tally) String() string {
 	}
 	sort.Strings(codes)
 	sort.Strings(t.noValid)
-	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; model disagreements %d; failures %d; no valid value generated for %d %q",
-		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.modelBugs, t.failures, len(t.noValid), t.noValid)
+	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; accepted breaking only relaxed constraints %d; model disagreements %d; failures %d; no valid value generated for %d %q",
+		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.relaxedAccepts, t.modelBugs, t.failures, len(t.noValid), t.noValid)
 }
 
 // outcome is how one schema fared: compiled, or refused with these codes.
@@ -125,13 +127,19 @@ func buildWith(t testing.TB, name string, schema []byte, opts subsetcheck.Option
 	if err != nil {
 		return refused(err)
 	}
-	checked, err := subsetcheck.Check(doc, opts)
-	if err != nil {
-		return refused(err)
-	}
-	g, err := compile.Compile(checked, compile.Options{})
-	if err != nil {
-		return refused(err)
+	var checked *subsetcheck.Checked
+	var g *gbnf.Grammar
+	if opts.Profile == subsetcheck.Lenient {
+		if checked, g, err = compile.Lenient(doc, opts, compile.Options{}); err != nil {
+			return refused(err)
+		}
+	} else {
+		if checked, err = subsetcheck.Check(doc, opts); err != nil {
+			return refused(err)
+		}
+		if g, err = compile.Compile(checked, compile.Options{}); err != nil {
+			return refused(err)
+		}
 	}
 	m, err := gbnf.NewMatcher(g)
 	if err != nil {
@@ -144,7 +152,10 @@ func buildWith(t testing.TB, name string, schema []byte, opts subsetcheck.Option
 // newOracle sets up the validator to judge as the checker did: formats
 // asserted when it asserted them.
 func newOracle(schema []byte, c *subsetcheck.Checked, opts ...oracle.Option) (*oracle.Oracle, error) {
-	if c.AssertFormat {
+	switch {
+	case c.AssertFormat && c.Profile == subsetcheck.Lenient:
+		opts = append(opts, oracle.AssertAllFormats())
+	case c.AssertFormat:
 		opts = append(opts, oracle.AssertFormats())
 	}
 	return oracle.New(schema, c.Draft, opts...)
@@ -162,7 +173,10 @@ type run struct {
 	oracle         *oracle.Oracle
 	tally          *tally
 	fails          int
-	engine         []engineCase
+	// explain (lenient grammars) says whether a text the oracle rejects
+	// breaks a constraint the grammar relaxed.
+	explain *validate.Validator
+	engine  []engineCase
 }
 
 // engineCase is a text and our matcher's verdict, for llama.cpp to repeat.
@@ -232,17 +246,87 @@ func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
 	if len(sj.Duplicates) > 0 {
 		// Repeated names: readers differ on which value wins, so the text
 		// is sound only if both readings are valid (DESIGN.md §2).
+		if r.explain != nil && r.readingRelaxed(sj.First) && r.readingRelaxed(sj.Last) {
+			return true
+		}
 		if !r.oracle.ValidValue(sj.First) || !r.oracle.ValidValue(sj.Last) {
 			r.fail("UNSOUND: accepts repeated names, and a reading of them is invalid ("+which+" grammar)", text, "accepts",
 				fmt.Sprintf("first-wins valid %v, last-wins valid %v, repeated %q", r.oracle.ValidValue(sj.First), r.oracle.ValidValue(sj.Last), sj.Duplicates))
 		}
 		return true
 	}
+	if _, err := subsetcheck.Read("text", []byte(text), subsetcheck.Limits{}); err != nil && hasCode(err, subsetcheck.CodeNumberTooLarge) {
+		// A number past the reader's limit: verdict's reader stops it
+		// before any validator, and big.Rat cannot hold it.
+		r.tally.add(func(t *tally) { t.skippedLong++ })
+		return true
+	}
 	ok, err := r.oracle.Valid(text)
-	if !ok {
+	switch {
+	case ok:
+	case err == nil && r.explain != nil:
+		if f, relaxed := r.relaxed(text); relaxed {
+			r.tally.add(func(t *tally) { t.relaxedAccepts++ })
+		} else {
+			r.fail("UNSOUND: accepts a value the validator rejects, and no relaxed constraint explains it ("+which+" lenient grammar)", text, "accepts",
+				fmt.Sprintf("rejects: %v; relaxed: %v", f, r.out.checked.Relaxed))
+		}
+	default:
 		r.fail("UNSOUND: accepts a value the validator rejects ("+which+" grammar)", text, "accepts", verdictName(ok, err))
 	}
 	return true
+}
+
+// hasCode says whether err is an ErrorList holding a problem with code.
+func hasCode(err error, code subsetcheck.Code) bool {
+	var l subsetcheck.ErrorList
+	if errors.As(err, &l) {
+		for _, p := range l {
+			if p.Code == code {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readingRelaxed says whether one reading of a text with repeated names is
+// valid, or breaks only relaxed constraints.
+func (r *run) readingRelaxed(v any) bool {
+	if r.oracle.ValidValue(v) {
+		return true
+	}
+	res, err := r.explain.ValidateValue(v)
+	if err != nil || res.Valid() {
+		return false
+	}
+	_, ok := res.Explain(func(file, ptr string) bool { return subsetcheck.RelaxedAt(r.out.checked.Relaxed, ptr) })
+	return ok
+}
+
+// relaxed says whether the validator's rejection of text is explained by
+// the constraints the lenient grammar relaxed, and gives the failure.
+func (r *run) relaxed(text string) (*validate.Failure, bool) {
+	return explainRelaxed(r.explain, r.out.checked, text)
+}
+
+// explainRelaxed says whether v's rejection of text is explained by the
+// constraints the lenient schema c relaxed, and gives the failure.
+func explainRelaxed(v *validate.Validator, c *subsetcheck.Checked, text string) (*validate.Failure, bool) {
+	res, err := v.Validate([]byte(text))
+	if err != nil || res.Valid() {
+		return &validate.Failure{Message: fmt.Sprintf("verdict's validator disagrees with the oracle: valid %v, %v", err == nil, err)}, false
+	}
+	return res.Explain(func(file, ptr string) bool { return subsetcheck.RelaxedAt(c.Relaxed, ptr) })
+}
+
+// relaxedFailure is explainRelaxed with a validator of its own.
+func relaxedFailure(c *subsetcheck.Checked, text string) (*validate.Failure, bool) {
+	v, err := validate.New(c, validate.Options{})
+	if err != nil {
+		return &validate.Failure{Message: err.Error()}, false
+	}
+	return explainRelaxed(v, c, text)
 }
 
 // checkSchema builds a schema and, when it compiles, runs the whole
@@ -283,6 +367,12 @@ func checkSchemaWith(t testing.TB, tl *tally, name string, schema []byte, opts s
 		return out
 	}
 	r := &run{t: t, name: name, schema: schema, seed: seed, out: out, oracle: o, tally: tl}
+	if out.checked.Profile == subsetcheck.Lenient {
+		if r.explain, err = validate.New(out.checked, validate.Options{}); err != nil {
+			t.Errorf("%s: the validator verdict uses cannot compile the schema: %v", name, err)
+			return out
+		}
+	}
 	gc, err := compile.Compile(out.checked, compile.Options{Whitespace: compile.Compact})
 	if err != nil {
 		t.Errorf("%s: compiles with bounded whitespace but not compact: %v", name, err)
@@ -314,8 +404,16 @@ func (r *run) check() {
 			continue
 		}
 		if ok, err := r.oracle.Valid(text); !ok {
-			r.modelBug("generated as valid, the validator rejects it", text, verdictName(ok, err))
-			continue
+			if r.explain == nil || err != nil {
+				r.modelBug("generated as valid, the validator rejects it", text, verdictName(ok, err))
+				continue
+			}
+			// Valid for the relaxed schema, not for the schema: it must
+			// break a relaxed constraint, and the grammar must take it
+			// (the relaxed schema's canonical text).
+			if f, relaxed := r.relaxed(text); !relaxed {
+				r.fail("valid by the relaxed schema, rejected by the validator for a constraint that was not relaxed", text, "-", fmt.Sprintf("rejects: %v", f))
+			}
 		}
 		canon, err := compile.Canonical(c, v)
 		if err != nil {
@@ -351,6 +449,10 @@ func (r *run) check() {
 			continue
 		}
 		if ok, err := r.oracle.Valid(text); ok || err != nil {
+			if ok && r.explain != nil {
+				r.fail("NARROWED: the relaxed schema rejects a value the schema accepts (a relaxation narrowed it)", text, "-", "accepts")
+				continue
+			}
 			if ok && c.ClosedObjects {
 				// Invalid for the closed schema (an extra member, most
 				// likely), valid for the schema: the grammar may take it

@@ -173,3 +173,22 @@ func (c *checker) checkDuplicateIDs(ps *positions) {
 		}
 	}
 }
+
+// Resources lists the schema resources of a document read in draft d, as a
+// validator names them: the URI of each (without fragment) and the JSON
+// Pointer of its schema. The root is file:///schema.json, or its $id
+// resolved against that; every subschema with an $id (not a bare
+// fragment) is one more, its $id resolved against the base where it
+// stands. A validator's schema locations are these URIs with a JSON
+// Pointer fragment from the resource's schema.
+func Resources(doc *Document, d Draft) map[string]string {
+	c := newChecker(doc, Options{DefaultDraft: d})
+	ps := c.schemaPositions()
+	out := map[string]string{rootBase: ""}
+	for _, id := range ps.ids {
+		if _, dup := out[id.base]; !dup || id.at == 0 {
+			out[id.base] = ps.pointer(id.at)
+		}
+	}
+	return out
+}

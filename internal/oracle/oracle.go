@@ -49,6 +49,7 @@ type Option func(*config)
 type config struct {
 	libraryFormats bool
 	assertFormats  bool
+	allFormats     bool
 	loc            string
 }
 
@@ -63,6 +64,11 @@ func LibraryFormats() Option { return func(c *config) { c.libraryFormats = true 
 // a no-op (the checker refuses those on strings, S210, and a format beside
 // a type that admits no string constrains nothing).
 func AssertFormats() Option { return func(c *config) { c.assertFormats = true } }
+
+// AssertAllFormats asserts every format the validator knows, by its own
+// checks: how a lenient grammar's output is judged under
+// Options.AssertFormat, the formats the grammar cannot assert relaxed.
+func AssertAllFormats() Option { return func(c *config) { c.assertFormats, c.allFormats = true, true } }
 
 // At sets the location the schema is loaded at (default
 // "file:///schema.json"); a relative one is taken from the working
@@ -89,7 +95,7 @@ func New(schemaJSON []byte, draft subsetcheck.Draft, opts ...Option) (*Oracle, e
 	}
 	if !cfg.libraryFormats {
 		for _, name := range formatNames {
-			if cfg.assertFormats && slices.Contains(subsetcheck.AssertedFormats, name) {
+			if cfg.allFormats || cfg.assertFormats && slices.Contains(subsetcheck.AssertedFormats, name) {
 				continue // the validator's own check
 			}
 			c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
