@@ -58,6 +58,20 @@ type Options struct {
 	// every text the grammar accepts is still valid, but values with other
 	// members, which JSON Schema allows, are not accepted.
 	ClosedObjects bool
+	// BaseURI is the schema's retrieval URI: its base when it has no $id,
+	// against which its relative $refs resolve; "" means
+	// subsetcheck.DefaultBaseURI (file:///schema.json).
+	BaseURI string
+	// Refs and Documents hand in the other documents a $ref may name,
+	// read from local files only: each $ref to another document is
+	// resolved to an absolute URI, looked up in Documents (URI -> bytes),
+	// then in the RefSource with the longest prefix the URI starts with,
+	// and so for the $refs of the documents read, within
+	// Limits.MaxRefDocuments (L507) and MaxRefBytes (L508). Without them a
+	// $ref to another document is refused (S206). Nothing else is read:
+	// Compile opens no file of its own, and fetches nothing.
+	Refs      []RefSource
+	Documents map[string][]byte
 	// YAML reads the schema as YAML instead of JSON: strictly, only the
 	// part of YAML that JSON can say (subsetcheck.ReadYAML). Everything
 	// after reading is the same; messages point into the YAML text.
@@ -96,7 +110,11 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		if err != nil {
 			return nil, err
 		}
-		if checked, rules, err = compile.Lenient(doc, checkOptions(opts), copts); err != nil {
+		cop, err := checkOptionsFor(doc, opts)
+		if err != nil {
+			return nil, err
+		}
+		if checked, rules, err = compile.Lenient(doc, cop, copts); err != nil {
 			return nil, err
 		}
 	} else {
@@ -148,7 +166,26 @@ func Check(schema []byte, opts Options) (*subsetcheck.Checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	return subsetcheck.Check(doc, checkOptions(opts))
+	cop, err := checkOptionsFor(doc, opts)
+	if err != nil {
+		return nil, err
+	}
+	return subsetcheck.Check(doc, cop)
+}
+
+// checkOptionsFor are the checker's options for doc: checkOptions, and the
+// documents its $refs name, gathered from opts.Refs and opts.Documents.
+func checkOptionsFor(doc *subsetcheck.Document, opts Options) (subsetcheck.Options, error) {
+	cop := checkOptions(opts)
+	if len(opts.Refs) == 0 && len(opts.Documents) == 0 {
+		return cop, nil
+	}
+	docs, err := subsetcheck.Gather(doc, cop, refsLoader(opts))
+	if err != nil {
+		return cop, err
+	}
+	cop.Documents = docs
+	return cop, nil
 }
 
 // read reads the schema as JSON, or as YAML under opts.YAML.
@@ -171,6 +208,7 @@ func checkOptions(opts Options) subsetcheck.Options {
 		Limits:        opts.Limits,
 		AssertFormat:  opts.AssertFormat,
 		ClosedObjects: opts.ClosedObjects,
+		BaseURI:       opts.BaseURI,
 	}
 }
 

@@ -294,7 +294,11 @@ func (cp *compiler) problem(s *subsetcheck.Schema, code subsetcheck.Code, msg st
 	p := &subsetcheck.Problem{Code: code, Message: msg}
 	if s != nil {
 		p.Pointer = s.Pointer
-		if doc := cp.checked.Doc; doc != nil && s.Node != nil {
+		doc := cp.checked.Doc
+		if s.Doc != nil {
+			doc = s.Doc // a schema of another document a $ref reached
+		}
+		if doc != nil && s.Node != nil {
 			p.File = doc.Name
 			p.Line, p.Col = doc.Position(s.Node.Offset)
 		}

@@ -56,7 +56,7 @@ func Lenient(doc *subsetcheck.Document, checkOpts subsetcheck.Options, opts Opti
 		var fatal subsetcheck.ErrorList
 		var failing []*subsetcheck.Problem
 		for _, p := range list {
-			if relaxable(p) && doc.At(p.Pointer) != nil {
+			if relaxable(p) && docOf(checked, p.File).At(p.Pointer) != nil {
 				failing = append(failing, p)
 			} else {
 				fatal = append(fatal, p)
@@ -73,15 +73,16 @@ func Lenient(doc *subsetcheck.Document, checkOpts subsetcheck.Options, opts Opti
 		}
 		seen := map[string]bool{}
 		for _, p := range failing {
-			if seen[p.Pointer] {
+			where := p.File + "#" + p.Pointer
+			if seen[where] {
 				continue // two problems at one place: one step
 			}
-			seen[p.Pointer] = true
-			l := at[p.Pointer]
+			seen[where] = true
+			l := at[where]
 			switch {
 			case l == nil:
-				l = newLadder(doc, checked.Draft, checked.AssertFormat, p)
-				at[p.Pointer] = l
+				l = newLadder(docOf(checked, p.File), checked.Draft, checked.AssertFormat, p)
+				at[where] = l
 				places = append(places, l)
 			case l.rung+1 < len(l.rungs):
 				l.rung++
@@ -109,7 +110,7 @@ var negating = []string{"oneOf", "if", "not", "maxContains"}
 func newLadder(doc *subsetcheck.Document, d subsetcheck.Draft, assertFormat bool, p *subsetcheck.Problem) *ladder {
 	v := doc.At(p.Pointer)
 	rung := func(keyword string) subsetcheck.Relaxation {
-		return subsetcheck.Relaxation{Pointer: p.Pointer, Keyword: keyword, Code: p.Code, Reason: p.Message}
+		return subsetcheck.Relaxation{File: p.File, Pointer: p.Pointer, Keyword: keyword, Code: p.Code, Reason: p.Message}
 	}
 	l := &ladder{}
 	if v.Kind == subsetcheck.Object {
@@ -127,6 +128,20 @@ func newLadder(doc *subsetcheck.Document, d subsetcheck.Draft, assertFormat bool
 	}
 	l.rungs = append(l.rungs, rung(""))
 	return l
+}
+
+// docOf is the document a problem is in, by its name: the root's, or one
+// of those handed in; an empty document when none is.
+func docOf(c *subsetcheck.Checked, name string) *subsetcheck.Document {
+	if name == "" || name == c.Doc.Name {
+		return c.Doc
+	}
+	for _, d := range c.Documents {
+		if d.Name == name {
+			return d
+		}
+	}
+	return &subsetcheck.Document{}
 }
 
 // relaxable says whether the lenient profile relaxes a refusal of the

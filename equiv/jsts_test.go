@@ -47,6 +47,8 @@ func TestSuite(t *testing.T) { runSuite(t, subsetcheck.Exact, suiteLedger) }
 func TestSuiteLenient(t *testing.T) { runSuite(t, subsetcheck.Lenient, suiteLedgerLenient) }
 
 func runSuite(t *testing.T, profile subsetcheck.Profile, ledgerFile string) {
+	refLoader = remotes
+	defer func() { refLoader = nil }()
 	tl := &tally{}
 	var ledger []string
 	for _, dir := range []struct {
@@ -89,6 +91,23 @@ func runSuite(t *testing.T, profile subsetcheck.Profile, ledgerFile string) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	diffLedgers(t, string(want), got)
+}
+
+// remotesPrefix is where the suite serves testdata/jsts/remotes; nothing is
+// fetched: the harness reads the folder.
+const remotesPrefix = "http://localhost:1234/"
+
+// remotes reads the suite's remote documents from testdata/jsts/remotes.
+func remotes(uri string) (string, []byte, error) {
+	rest, ok := strings.CutPrefix(uri, remotesPrefix)
+	if !ok || strings.Contains(rest, "..") {
+		return "", nil, subsetcheck.ErrNotHandedIn
+	}
+	data, err := os.ReadFile(filepath.Join("../testdata/jsts/remotes", filepath.FromSlash(rest)))
+	if err != nil {
+		return "", nil, subsetcheck.ErrNotHandedIn
+	}
+	return uri, data, nil
 }
 
 // diffLedgers fails once per line that changed, naming both sides.

@@ -9,7 +9,10 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Check holds a schema document to a profile and builds the Schema graph the
@@ -46,6 +49,8 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 func newChecker(doc *Document, opts Options) *checker {
 	c := &checker{
 		doc:          doc,
+		main:         doc,
+		docs:         opts.Documents,
 		profile:      opts.Profile,
 		assertFormat: opts.AssertFormat,
 		draft:        opts.DefaultDraft,
@@ -54,6 +59,21 @@ func newChecker(doc *Document, opts Options) *checker {
 	if c.draft == 0 {
 		c.draft = Draft2020
 	}
+	c.baseURI = opts.BaseURI
+	if c.baseURI == "" {
+		c.baseURI = DefaultBaseURI
+	}
+	c.baseURL, _ = url.Parse(c.baseURI)
+	if c.baseURL == nil || !c.baseURL.IsAbs() {
+		c.baseURI = DefaultBaseURI
+		c.baseURL, _ = url.Parse(c.baseURI)
+	}
+	c.baseURI, _, _ = strings.Cut(c.baseURI, "#")
+	c.rootBase = c.baseURI
+	for uri := range c.docs {
+		c.docOrder = append(c.docOrder, uri)
+	}
+	slices.Sort(c.docOrder)
 	return c
 }
 
@@ -75,7 +95,7 @@ func (c *checker) walk() *Schema {
 	c.schemasLeft, c.propertiesLeft, c.listsLeft = len(positions.at), len(positions.at), len(positions.at)
 	c.spell.size = len(positions.at) * spellPerPosition / 2 // the first chunk: twice that
 	c.checkDuplicateIDs(&positions)
-	root := c.build("", c.doc.Root, buildContext{root: true})
+	root := c.build("", c.doc.Root, buildContext{root: true, base: c.rootBase})
 	c.resolveRefs()
 	c.findRefCycles()
 	c.metaPass(&positions)
@@ -88,12 +108,18 @@ func (c *checker) checked(root *Schema, opts Options) *Checked {
 		c.closeObjects()
 	}
 	c.warns.Sort()
-	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Doc: c.doc, Warnings: c.warns}
+	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Doc: c.main, Warnings: c.warns,
+		BaseURI: c.baseURI, Documents: c.docs}
 }
 
 // checker is the state of one Check.
 type checker struct {
-	doc          *Document
+	doc          *Document            // the document being built: the root's, or one a $ref reached
+	main         *Document            // the root's
+	docs         map[string]*Document // Options.Documents
+	docOrder     []string             // their URIs, sorted
+	baseURL      *url.URL             // the root document's retrieval URI (Options.BaseURI)
+	baseURI      string               // spelled, without fragment
 	profile      Profile
 	assertFormat bool // Options.AssertFormat
 	draft        Draft
@@ -104,17 +130,21 @@ type checker struct {
 	// Values Read numbered are found by id in built, a slice: a map
 	// insert per subschema was a tenth of the check. Values made by hand
 	// go to the map.
-	built       []*Schema
-	schemas     map[*Value]*Schema
-	nBuilt      int                          // schemas in built and schemas, against Limits.MaxSubschemas
-	pending     []pendingRef                 // $refs to resolve once the walk is done
-	rootBase    string                       // the root's $id without fragment: refs to it are local
-	resolved    map[string]*Schema           // $ref strings already resolved (nil target: refused)
-	index       map[*Value]map[string]*Value // member lookup for large objects on $ref paths
-	tooMany     bool                         // Limits.MaxSubschemas was reached
-	metaOnly    bool                         // the meta pass: report only bad keyword values
-	schemaBlock []Schema                     // Schemas not yet handed out by newSchema
-	schemasLeft int                          // positions not yet covered by a block
+	built     []*Schema
+	schemas   map[*Value]*Schema
+	nBuilt    int                 // schemas in built and schemas, against Limits.MaxSubschemas
+	pending   []pendingRef        // $refs to resolve once the walk is done
+	rootBase  string              // the root's base URI: its $id resolved against baseURL, without fragment
+	resolved  map[refKey]*Schema  // $refs already resolved (nil target: refused)
+	resources map[string]resource // schema resources by URI (resources.go), made on first use
+	anchors   map[string]resource // anchors by URI#name
+	// positionsTaken is set once firstPositions holds a walk's positions.
+	positionsTaken bool
+	index          map[*Value]map[string]*Value // member lookup for large objects on $ref paths
+	tooMany        bool                         // Limits.MaxSubschemas was reached
+	metaOnly       bool                         // the meta pass: report only bad keyword values
+	schemaBlock    []Schema                     // Schemas not yet handed out by newSchema
+	schemasLeft    int                          // positions not yet covered by a block
 	// Schema.Properties, AnyOf and PrefixItems are cut from blocks too.
 	propertyBlock  []Property
 	propertiesLeft int
@@ -137,16 +167,20 @@ type checker struct {
 
 // buildContext says where a subschema sits.
 type buildContext struct {
-	root      bool // the document's root
-	boolOK    bool // a boolean is a schema here even in draft-04 (additionalProperties, additionalItems)
-	embedded  bool // inside a subschema with its own base URI ($id): its $refs resolve elsewhere
-	portableX bool // portable: exempt from the "type required" rules (additionalProperties: true/false)
+	root      bool   // the document's root
+	boolOK    bool   // a boolean is a schema here even in draft-04 (additionalProperties, additionalItems)
+	base      string // the base URI in force ($id), without fragment: $refs here resolve against it
+	ownBase   bool   // base has the schema's own $id applied already (a $ref to a resource or an anchor)
+	portableX bool   // portable: exempt from the "type required" rules (additionalProperties: true/false)
 }
 
 // errorAt reports a problem that makes Check fail; the meta pass keeps only
 // bad keyword values (S203) and non-schemas (S204).
 func (c *checker) errorAt(code Code, ptr string, offset int, format string, args ...any) {
 	if c.metaOnly && code != CodeBadKeywordValue && code != CodeNotASchema {
+		return
+	}
+	if c.lenient != nil && c.relaxedRefusal(code, ptr, fmt.Sprintf(format, args...)) {
 		return
 	}
 	p := c.newProblem()
@@ -187,8 +221,8 @@ func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
 	}
 	s := c.newSchema(ptr, v)
 	c.remember(v, s)
-	if !ctx.root && c.changesBase(v) {
-		ctx.embedded = true
+	if !ctx.root && !ctx.ownBase && c.changesBase(v) {
+		ctx.base = baseAt(ctx.base, v.Get(c.idKeyword()).Str)
 	}
 	switch v.Kind {
 	case Bool:
@@ -212,7 +246,11 @@ func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
 // builtAt returns the Schema built for v, or nil.
 func (c *checker) builtAt(v *Value) *Schema {
 	if id := int(v.id); id != 0 && id < len(c.built) {
-		return c.built[id]
+		// Ids are a document's: with other documents handed in, the slot
+		// may hold another document's value of that id.
+		if s := c.built[id]; c.docs == nil || s != nil && s.Node == v {
+			return s
+		}
 	}
 	return c.schemas[v]
 }
@@ -220,7 +258,7 @@ func (c *checker) builtAt(v *Value) *Schema {
 // remember records the Schema built for v.
 func (c *checker) remember(v *Value, s *Schema) {
 	c.nBuilt++
-	if id := int(v.id); id != 0 && id < len(c.built) {
+	if id := int(v.id); id != 0 && id < len(c.built) && c.doc == c.main {
 		c.built[id] = s
 		return
 	}
@@ -342,7 +380,7 @@ func (c *checker) countOf(k *keywordAt) (int, bool) {
 
 // child is the context of a subschema below one in ctx.
 func (ctx buildContext) child() buildContext {
-	return buildContext{embedded: ctx.embedded}
+	return buildContext{base: ctx.base}
 }
 
 // schemaList builds the schemas of keyword k, an array of schemas.

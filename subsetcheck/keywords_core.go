@@ -55,8 +55,10 @@ func (c *checker) readRootDialect() {
 	if c.draft == Draft4 {
 		idName = "id"
 	}
-	if id := root.Get(idName); id != nil && id.Kind == String {
-		c.rootBase, _, _ = strings.Cut(id.Str, "#")
+	if id := root.Get(idName); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") {
+		if b := baseAt(c.baseURI, id.Str); b != "" {
+			c.rootBase = b
+		}
 	}
 }
 
@@ -123,11 +125,7 @@ func checkRef(c *checker, k *keywordAt) {
 		c.bad(k, "must be a URI reference (a string)")
 		return
 	}
-	if k.ctx.embedded {
-		c.refusal(k.obj, k.m, CodeRemoteRef, c.pointerOf(k), val.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to $defs of the root and drop its $id")
-		return
-	}
-	c.pending = append(c.pending, pendingRef{from: k.s, member: k.m})
+	c.pending = append(c.pending, pendingRef{from: k.s, member: k.m, base: k.ctx.base, doc: c.doc})
 }
 
 // The handlers of keywords whose value only has a type to check:
@@ -184,10 +182,8 @@ func (c *checker) buildRefOnly(s *Schema, v *Value, ctx buildContext) {
 				c.errorAt(CodeBadKeywordValue, kp(), m.Value.Offset, "$ref: must be a URI reference (a string)")
 			} else if c.dropsRef(v, m) {
 				// lenient: not followed, and its siblings constrain nothing
-			} else if ctx.embedded {
-				c.refusal(v, m, CodeRemoteRef, kp(), m.Value.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to definitions of the root and drop its $id")
 			} else {
-				c.pending = append(c.pending, pendingRef{from: s, member: m})
+				c.pending = append(c.pending, pendingRef{from: s, member: m, base: ctx.base, doc: c.doc})
 			}
 		case c.constrains(m.Name):
 			ignored = append(ignored, m.Name)

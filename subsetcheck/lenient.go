@@ -44,6 +44,7 @@ const (
 // the whole schema when m is nil.
 type relaxation struct {
 	at      *Value
+	doc     *Document // the document at stands in
 	m       *Member
 	kind    relaxKind
 	code    Code
@@ -93,13 +94,25 @@ func checkLenient(doc *Document, opts Options) (*Checked, error) {
 func externalWishes(doc *Document, opts Options) []relaxation {
 	var out []relaxation
 	for _, r := range opts.Relax {
+		doc := doc
+		if r.File != "" && r.File != doc.Name {
+			doc = nil
+			for _, d := range opts.Documents {
+				if d.Name == r.File {
+					doc = d
+				}
+			}
+			if doc == nil {
+				continue
+			}
+		}
 		v := doc.At(r.Pointer)
 		if v == nil || v.Kind != Object {
 			continue
 		}
 		why := fmt.Sprintf("%s [%s]", r.Reason, r.Code)
 		if r.Keyword == "" {
-			out = append(out, relaxation{at: v, kind: relaxDrop, code: CodeRelaxedCompile, pointer: r.Pointer,
+			out = append(out, relaxation{at: v, doc: doc, kind: relaxDrop, code: CodeRelaxedCompile, pointer: r.Pointer,
 				message: "no keyword of this schema is enforced, as the compiler cannot build it exactly and dropping no single keyword made it build: " + why})
 			continue
 		}
@@ -108,6 +121,7 @@ func externalWishes(doc *Document, opts Options) []relaxation {
 			continue
 		}
 		w := keywordWish(v, m, join(r.Pointer, r.Keyword), "the compiler cannot build it exactly: "+why)
+		w.doc = doc
 		if w.code == CodeRelaxedKeyword {
 			w.code = CodeRelaxedCompile
 		}
@@ -161,7 +175,40 @@ func (c *checker) refusal(at *Value, m *Member, code Code, ptr string, offset in
 	default:
 		w = keywordWish(at, m, ptr, "the exact profile refuses it: "+why)
 	}
+	w.doc = c.doc
 	c.lenient.wishes = append(c.lenient.wishes, w)
+}
+
+// schemaErrors are the checker's codes that say the schema itself is wrong,
+// which no relaxation mends; every other S-code is a refusal of the exact
+// profile, relaxed under the lenient one (S201, S206, S210, and a code a
+// keyword's handler adds later for what it cannot enforce).
+var schemaErrors = map[Code]bool{CodeBadKeywordValue: true, CodeNotASchema: true, CodeUnresolvedRef: true,
+	CodeRefCycle: true, CodeUnknownDraft: true, CodePortableRule: true, CodeRefPath: true}
+
+// relaxedRefusal turns a refusal the checker reports at the keyword ptr
+// into a wish to relax that keyword, and says whether it did.
+func (c *checker) relaxedRefusal(code Code, ptr, message string) bool {
+	if c.metaOnly || !strings.HasPrefix(string(code), "S") || schemaErrors[code] {
+		return false
+	}
+	i := strings.LastIndexByte(ptr, '/')
+	if i < 0 {
+		return false
+	}
+	name, ok := unescapeToken(ptr[i+1:])
+	v := c.doc.At(ptr[:i])
+	if !ok || v == nil || v.Kind != Object {
+		return false
+	}
+	m := memberNamed(v, name)
+	if m == nil {
+		return false
+	}
+	w := keywordWish(v, m, ptr, "the exact profile refuses it: "+message+" ["+string(code)+"]")
+	w.doc = c.doc
+	c.lenient.wishes = append(c.lenient.wishes, w)
+	return true
 }
 
 // relaxedKeyword applies the relaxation decided for keyword k, if any, and
@@ -446,7 +493,7 @@ func (l *leniency) add(c *checker, w relaxation) {
 	}
 	for _, name := range dependents(c.draft, w.at, w.m) {
 		if d := memberNamed(w.at, name); d != nil && l.decided[d] == nil {
-			l.add(c, relaxation{at: w.at, m: d, kind: relaxDrop, code: w.code, pointer: siblingPointer(w.pointer, name),
+			l.add(c, relaxation{at: w.at, doc: w.doc, m: d, kind: relaxDrop, code: w.code, pointer: siblingPointer(w.pointer, name),
 				message: fmt.Sprintf("%s is not enforced either: its meaning depends on %s, which is relaxed here, and would narrow without it", name, w.m.Name)})
 		}
 	}
@@ -500,17 +547,18 @@ func (l *leniency) relaxAbove(c *checker, g *liveGraph, r *relaxation) {
 // relaxNegation relaxes, as a whole, the keyword of edge e, through which
 // the root reaches the relaxation inner.
 func (l *leniency) relaxNegation(c *checker, e inEdge, inner *relaxation) {
-	ptr := c.schemaPointer(e.from)
+	ptr, doc := c.schemaPointer(e.from)
 	why := fmt.Sprintf("a constraint inside it is relaxed (%s), and relaxing inside a negation would narrow the schema", pointerOrRoot(inner.pointer))
 	switch e.m.Name {
 	case "contains":
 		if mc := memberNamed(e.from, "maxContains"); mc != nil {
-			l.add(c, relaxation{at: e.from, m: mc, kind: relaxDrop, code: CodeRelaxedNegation, pointer: join(ptr, "maxContains"),
+			l.add(c, relaxation{at: e.from, doc: doc, m: mc, kind: relaxDrop, code: CodeRelaxedNegation, pointer: join(ptr, "maxContains"),
 				message: "maxContains is not enforced: arrays with more items that match contains are accepted; " + why})
 		}
 		return
 	}
 	w := keywordWish(e.from, e.m, join(ptr, e.m.Name), why)
+	w.doc = doc
 	if w.kind == relaxDrop {
 		w.code = CodeRelaxedNegation
 		if e.m.Name != "not" {
@@ -520,12 +568,16 @@ func (l *leniency) relaxNegation(c *checker, e inEdge, inner *relaxation) {
 	l.add(c, w)
 }
 
-// schemaPointer is the pointer of the schema at v, as built.
-func (c *checker) schemaPointer(v *Value) string {
+// schemaPointer is the pointer of the schema at v, as built, and its
+// document.
+func (c *checker) schemaPointer(v *Value) (string, *Document) {
 	if s := c.builtAt(v); s != nil {
-		return s.Pointer
+		if s.Doc != nil {
+			return s.Pointer, s.Doc
+		}
+		return s.Pointer, c.main
 	}
-	return ""
+	return "", c.main
 }
 
 // relaxedWarnings are the warnings of the relaxations in force: the
@@ -544,7 +596,11 @@ func (c *checker) relaxedWarnings(g *liveGraph) ErrorList {
 		if r.m != nil {
 			offset = r.m.NameOffset
 		}
-		out = append(out, c.doc.problem(r.code, r.pointer, offset, "%s", r.message))
+		doc := r.doc
+		if doc == nil {
+			doc = c.main
+		}
+		out = append(out, doc.problem(r.code, r.pointer, offset, "%s", r.message))
 	}
 	out.Sort()
 	return out
@@ -595,15 +651,18 @@ func (d *Document) At(ptr string) *Value {
 	return cur
 }
 
-// RelaxedAt reports whether the keyword at ptr in the schema (a pointer
-// such as a validator's keyword location names, without the "#") is a
-// relaxed constraint, or inside one: at or under the pointer of one of
-// relaxed, or under then or else beside a relaxed if.
-func RelaxedAt(relaxed ErrorList, ptr string) bool {
+// RelaxedAt reports whether the keyword at ptr in the schema document file
+// (a pointer such as a validator's keyword location names, without the
+// "#") is a relaxed constraint, or inside one: at or under the pointer of
+// one of relaxed, or under then or else beside a relaxed if.
+func RelaxedAt(relaxed ErrorList, file, ptr string) bool {
 	under := func(p, root string) bool {
 		return p == root || strings.HasPrefix(p, root+"/") || root == ""
 	}
 	for _, r := range relaxed {
+		if r.File != file {
+			continue
+		}
 		if under(ptr, r.Pointer) {
 			return true
 		}

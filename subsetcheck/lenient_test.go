@@ -40,7 +40,7 @@ func TestLenientRelaxes(t *testing.T) {
 			`{"properties":{"a":{"type":"string"}},"patternProperties":{"^x":{"type":"integer"}},"additionalProperties":false}`,
 			"W304 /patternProperties, W304 /additionalProperties"},
 		{"patternProperties without additionalProperties", `{"patternProperties":{"^x":{"type":"integer"}}}`, "W304 /patternProperties"},
-		{"a ref to an anchor", `{"properties":{"a":{"$ref":"#foo"}},"$defs":{"f":{"$anchor":"foo","type":"string"}}}`, "W308 /properties/a/$ref"},
+		{"a ref to a document inside an embedded resource", `{"properties":{"a":{"$id":"sub/x.json","properties":{"b":{"$ref":"y.json"}}}}}`, "W308 /properties/a/properties/b/$ref"},
 		{"a ref to another document", `{"properties":{"a":{"$ref":"other.json#/x"}}}`, "W308 /properties/a/$ref"},
 		{"draft-07: a dropped $ref leaves its siblings ignored",
 			`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"a":{"$ref":"other.json","type":"string"}}}`,
@@ -185,9 +185,9 @@ func TestEveryKeywordHasAPolarity(t *testing.T) {
 // relaxations' pointers.
 func TestRelaxedAt(t *testing.T) {
 	relaxed := ErrorList{
-		{Code: CodeRelaxedKeyword, Pointer: "/properties/a/pattern"},
-		{Code: CodeRelaxedNegation, Pointer: "/properties/b/if"},
-		{Code: CodeRelaxedCompile, Pointer: "/$defs/x"},
+		{Code: CodeRelaxedKeyword, File: "s.json", Pointer: "/properties/a/pattern"},
+		{Code: CodeRelaxedNegation, File: "s.json", Pointer: "/properties/b/if"},
+		{Code: CodeRelaxedCompile, File: "s.json", Pointer: "/$defs/x"},
 	}
 	for ptr, want := range map[string]bool{
 		"/properties/a/pattern":          true,
@@ -202,12 +202,15 @@ func TestRelaxedAt(t *testing.T) {
 		"":                               false,
 		"/properties/a/pattern/anything": true,
 	} {
-		if got := RelaxedAt(relaxed, ptr); got != want {
+		if got := RelaxedAt(relaxed, "s.json", ptr); got != want {
 			t.Errorf("RelaxedAt(%q) = %v, want %v", ptr, got, want)
 		}
 	}
-	if !RelaxedAt(ErrorList{{Code: CodeRelaxedCompile, Pointer: ""}}, "/type") {
+	if !RelaxedAt(ErrorList{{Code: CodeRelaxedCompile, File: "s.json", Pointer: ""}}, "s.json", "/type") {
 		t.Errorf("a relaxed root covers everything")
+	}
+	if RelaxedAt(relaxed, "other.json", "/properties/a/pattern") {
+		t.Errorf("a relaxation covers its own document only")
 	}
 }
 

@@ -78,20 +78,23 @@ func (ps *positions) pointer(i int) string {
 	return ptr
 }
 
-// rootURL is the base URI of a document without "$id", as the validator
-// names a schema it reads from memory.
-var rootURL, _ = url.Parse("file:///schema.json")
-
-// rootBase is rootURL spelled, without fragment.
-var rootBase, _, _ = strings.Cut(rootURL.String(), "#")
-
 // schemaPositions lists every schema position of the document, following
 // every keyword of the draft that holds schemas (refused ones included), as a
 // validator's meta-schema check does. Values of non-keywords are not visited.
 func (c *checker) schemaPositions() positions {
+	return c.positionsFrom(c.doc.Root, c.baseURL)
+}
+
+// positionsFrom lists the schema positions under root, a document's root
+// retrieved from base.
+func (c *checker) positionsFrom(root *Value, base *url.URL) positions {
 	// Most schemas have a dozen positions or more: start with room for 16
 	// rather than grow from one.
 	out := c.firstPositions[:0]
+	if c.positionsTaken {
+		out = make([]position, 0, 16) // the first are the walk's, still in use
+	}
+	c.positionsTaken = true
 	var ids []idAt
 	// Each item carries its base both parsed and spelled: the spelling
 	// (url.URL.String) changes only at an $id, and making it again for
@@ -102,7 +105,8 @@ func (c *checker) schemaPositions() positions {
 		baseSpec string // base without fragment
 	}
 	stack := make([]item, 1, 16)
-	stack[0] = item{position{v: c.doc.Root, parent: -1}, rootURL, rootBase}
+	baseSpec, _, _ := strings.Cut(base.String(), "#")
+	stack[0] = item{position{v: root, parent: -1}, base, baseSpec}
 	for len(stack) > 0 && len(out) <= 4*c.lim.MaxSubschemas {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -172,23 +176,4 @@ func (c *checker) checkDuplicateIDs(ps *positions) {
 			seen[id.base] = id.at
 		}
 	}
-}
-
-// Resources lists the schema resources of a document read in draft d, as a
-// validator names them: the URI of each (without fragment) and the JSON
-// Pointer of its schema. The root is file:///schema.json, or its $id
-// resolved against that; every subschema with an $id (not a bare
-// fragment) is one more, its $id resolved against the base where it
-// stands. A validator's schema locations are these URIs with a JSON
-// Pointer fragment from the resource's schema.
-func Resources(doc *Document, d Draft) map[string]string {
-	c := newChecker(doc, Options{DefaultDraft: d})
-	ps := c.schemaPositions()
-	out := map[string]string{rootBase: ""}
-	for _, id := range ps.ids {
-		if _, dup := out[id.base]; !dup || id.at == 0 {
-			out[id.base] = ps.pointer(id.at)
-		}
-	}
-	return out
 }

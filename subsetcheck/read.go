@@ -34,6 +34,8 @@ var DefaultLimits = Limits{
 	MaxSubschemas:   100000,
 	MaxNestedBytes:  256 << 20,
 	MaxValues:       2_000_000,
+	MaxRefDocuments: 1000,
+	MaxRefBytes:     64 << 20,
 }
 
 // withDefaults fills the zero fields of l from DefaultLimits.
@@ -55,6 +57,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxValues <= 0 {
 		l.MaxValues = DefaultLimits.MaxValues
+	}
+	if l.MaxRefDocuments <= 0 {
+		l.MaxRefDocuments = DefaultLimits.MaxRefDocuments
+	}
+	if l.MaxRefBytes <= 0 {
+		l.MaxRefBytes = DefaultLimits.MaxRefBytes
 	}
 	return l
 }

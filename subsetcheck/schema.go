@@ -52,6 +52,17 @@ type Options struct {
 	// longer accepted. JSON Schema itself allows them.
 	ClosedObjects bool
 
+	// BaseURI is the document's retrieval URI: its base when it has no
+	// $id, against which its relative $refs resolve. "" means
+	// DefaultBaseURI.
+	BaseURI string
+	// Documents are the other documents a $ref may name, by their
+	// retrieval URI (absolute, without fragment), handed in by the caller
+	// (schema2gbnf.Options.Refs reads them from local files); Check reads
+	// nothing else. A $ref to a document not among them is refused
+	// (S206).
+	Documents map[string]*Document
+
 	// Relax (lenient profile only) lists more constraints to relax: the
 	// places the compiler refused (compile.Lenient finds them). Each is
 	// relaxed as the checker's own refusals are, its polarity respected.
@@ -63,6 +74,7 @@ type Options struct {
 // keyword of that schema that constrains values. Code and Reason say why
 // (the exact profile's refusal), for the warning.
 type Relaxation struct {
+	File    string // the document's name: "" or the root's, or one of Options.Documents
 	Pointer string
 	Keyword string
 	Code    Code
@@ -86,6 +98,8 @@ type Limits struct {
 	MaxSubschemas   int // subschemas one schema may hold (L504)
 	MaxNestedBytes  int // bytes times their nesting depth, the reader's work (L502)
 	MaxValues       int // JSON values in one text, the reader's memory (L505)
+	MaxRefDocuments int // other documents $refs may name (Gather, L507)
+	MaxRefBytes     int // their bytes, in all (Gather, L508)
 }
 
 // Type is a set of JSON Schema types, as a bit set.
@@ -113,8 +127,11 @@ type Bound struct {
 // enforce, already normalised across drafts. A Schema graph may be cyclic
 // through Ref (recursive schemas).
 type Schema struct {
-	Pointer string // JSON Pointer of this subschema in the document
+	Pointer string // JSON Pointer of this subschema in its document
 	Node    *Value // the subschema's JSON, for positions
+	// Doc is the document the subschema stands in when a $ref reached it
+	// in another one (Options.Documents); nil in the root's.
+	Doc *Document
 
 	// False is set for the boolean schema false (and anything that provably
 	// admits no value, such as "not": {}); no other field matters then.
@@ -184,6 +201,11 @@ type Checked struct {
 	ClosedObjects bool
 	Doc           *Document
 	Warnings      ErrorList // annotations that constrain nothing, unenforced formats, ...
+	// BaseURI is the root document's retrieval URI (Options.BaseURI), and
+	// Documents the others handed in, by theirs: a validator loads them
+	// all under these URIs.
+	BaseURI   string
+	Documents map[string]*Document
 	// Relaxed (lenient profile) lists the constraints that were relaxed,
 	// one warning each (W304-W308), sorted; they are in Warnings too. A
 	// text the grammar accepts may break them: validate it after decoding.

@@ -19,6 +19,8 @@ type limitFlags struct {
 	maxSubschemas   int
 	maxNestedBytes  int
 	maxValues       int
+	maxRefDocs      int
+	maxRefBytes     int
 	maxRules        int
 	maxAlts         int
 	maxMeets        int
@@ -36,6 +38,8 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxSubschemas, "max-subschemas", d.MaxSubschemas, "refuse a schema with more than `N` subschemas (L504)")
 	fs.IntVar(&l.maxNestedBytes, "max-nested-bytes", d.MaxNestedBytes, "refuse a text whose bytes times their nesting depth pass `N` (L502)")
 	fs.IntVar(&l.maxValues, "max-values", d.MaxValues, "refuse a text holding more than `N` JSON values (L505)")
+	fs.IntVar(&l.maxRefDocs, "max-ref-documents", d.MaxRefDocuments, "with -refs or -ref: refuse a schema whose $refs name more than `N` other documents (L507)")
+	fs.IntVar(&l.maxRefBytes, "max-ref-bytes", d.MaxRefBytes, "with -refs or -ref: refuse a schema whose $refs name documents of more than `N` bytes in all (L508)")
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
 	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and anyOf beside other keywords expand into more than `N` alternatives (C402)")
 	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and anyOf (C402)")
@@ -53,6 +57,8 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 		MaxSubschemas:   l.maxSubschemas,
 		MaxNestedBytes:  l.maxNestedBytes,
 		MaxValues:       l.maxValues,
+		MaxRefDocuments: l.maxRefDocs,
+		MaxRefBytes:     l.maxRefBytes,
 	}
 	opts.MaxRules = l.maxRules
 	opts.MaxAlternatives = l.maxAlts

@@ -105,6 +105,7 @@ type compileFlags struct {
 	yaml        bool
 	assert      bool       // -assert-format
 	limits      limitFlags // limits.go
+	refs        refFlags   // refs.go
 }
 
 const profileUsage = "`NAME` of the keyword subset: exact (what the grammar enforces exactly; the rest refused), lenient (every schema compiles: what exact refuses is relaxed, each relaxation a warning W304-W308 and counted in the provenance line, so the grammar accepts every valid text and some invalid ones; validate replies after decoding, as verdict does) or portable (what every engine accepts)"
@@ -130,6 +131,8 @@ func newCompileFlagSet(checkOnly bool, f *compileFlags) *flag.FlagSet {
 	fs.StringVar(&f.draft, "draft", "2020-12", "`DRAFT` assumed when the schema has no $schema: 4, 6, 7, 2019-09 or 2020-12")
 	fs.StringVar(&f.objects, "objects", "open", objectsUsage)
 	fs.BoolVar(&f.assert, "assert-format", false, assertFormatUsage)
+	fs.StringVar(&f.refs.dir, "refs", "", refsUsage)
+	fs.Var(&f.refs.pairs, "ref", refUsage)
 	fs.BoolVar(&f.yaml, "yaml", false, "read every schema as YAML, stdin too (files ending in .yaml or .yml always are)")
 	fs.StringVar(&f.errorFormat, "error-format", "text", "`FORMAT` of problems and errors on stderr: text or json")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no warnings, only refusals and errors")
@@ -200,6 +203,7 @@ func runCompile(args []string, checkOnly bool, stdin io.Reader, stdout, stderr i
 			return rep.problems(name, err, nil) // L501, or an I/O error
 		}
 		job.opts.Name = name
+		job.opts.BaseURI = f.refs.baseURI(in.path)
 		return job.one(data, in.out, f.yaml || isYAMLName(in.path))
 	}
 	return job.batch(inputs, isTerminal(stderr))
@@ -328,6 +332,9 @@ func (f *compileFlags) options() (schema2gbnf.Options, error) {
 		return opts, fmt.Errorf("unknown -objects %q: want open or closed", f.objects)
 	}
 	f.limits.apply(&opts)
+	if err := f.refs.apply(&opts); err != nil {
+		return opts, err
+	}
 	return opts, nil
 }
 

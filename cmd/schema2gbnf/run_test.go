@@ -216,3 +216,35 @@ func TestAssertFormatFlag(t *testing.T) {
 	code, _, _ = cli(t, `"2023-02-29"`, "verdict", schema, "-")
 	assert.Equal(t, exitOK, code, "COMPLETE_VALID when format is an annotation")
 }
+
+// TestRefsFlags: -refs DIR reads the documents $refs name from DIR only,
+// the schema standing at its path inside it; -ref URI=PATH maps one URI,
+// or a prefix to a folder.
+func TestRefsFlags(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "defs"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "defs", "id.json"), []byte(`{"type":"string","maxLength":3}`), 0o644))
+	main := filepath.Join(dir, "main.json")
+	require.NoError(t, os.WriteFile(main, []byte(`{"type":"object","properties":{"id":{"$ref":"defs/id.json"}},"required":["id"]}`), 0o644))
+	code, _, stderr := cli(t, "", main)
+	assert.Equal(t, exitRefused, code)
+	assert.Contains(t, stderr, "[S206]")
+	code, out, stderr := cli(t, "", "-refs", dir, "-whitespace", "compact", main)
+	require.Equal(t, exitOK, code, stderr)
+	assert.True(t, accepts(t, out, `{"id":"abc"}`))
+	assert.False(t, accepts(t, out, `{"id":"abcd"}`))
+
+	escape := filepath.Join(dir, "escape.json")
+	require.NoError(t, os.WriteFile(escape, []byte(`{"$ref":"file:///%2e%2e/x.json"}`), 0o644))
+	code, _, stderr = cli(t, "", "-refs", dir, escape)
+	assert.Equal(t, exitRefused, code)
+	assert.Contains(t, stderr, "[S212]")
+
+	remote := writeTemp(t, "remote.json", `{"$ref":"http://example.test/schemas/id.json"}`)
+	code, _, stderr = cli(t, "", "-ref", "http://example.test/schemas/="+filepath.Join(dir, "defs"), remote)
+	assert.Equal(t, exitOK, code, stderr)
+	code, _, stderr = cli(t, "", "-ref", "http://example.test/schemas/id.json="+filepath.Join(dir, "defs", "id.json"), remote)
+	assert.Equal(t, exitOK, code, stderr)
+	code, _, stderr = cli(t, "", "-ref", "nope", remote)
+	assert.Equal(t, exitUsage, code, stderr)
+}

@@ -47,6 +47,7 @@ func (r anyRegexp) String() string          { return string(r) }
 type Option func(*config)
 
 type config struct {
+	docs           map[string][]byte
 	libraryFormats bool
 	assertFormats  bool
 	allFormats     bool
@@ -69,6 +70,10 @@ func AssertFormats() Option { return func(c *config) { c.assertFormats = true } 
 // checks: how a lenient grammar's output is judged under
 // Options.AssertFormat, the formats the grammar cannot assert relaxed.
 func AssertAllFormats() Option { return func(c *config) { c.assertFormats, c.allFormats = true, true } }
+
+// Documents hands in the other documents the schema's $refs name, by
+// their URI (absolute, without fragment); nothing else is loaded.
+func Documents(docs map[string][]byte) Option { return func(c *config) { c.docs = docs } }
 
 // At sets the location the schema is loaded at (default
 // "file:///schema.json"); a relative one is taken from the working
@@ -110,6 +115,15 @@ func New(schemaJSON []byte, draft subsetcheck.Draft, opts ...Option) (*Oracle, e
 	}
 	if err := c.AddResource(cfg.loc, doc); err != nil {
 		return nil, err
+	}
+	for uri, data := range cfg.docs {
+		other, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		if err := c.AddResource(uri, other); err != nil {
+			return nil, err
+		}
 	}
 	sch, err := c.Compile(cfg.loc)
 	if err != nil {

@@ -33,10 +33,6 @@ import (
 
 var printer = message.NewPrinter(language.English)
 
-// rootURL is where the schema is loaded: the checker's base for a
-// document without $id (subsetcheck.Resources).
-const rootURL = "file:///schema.json"
-
 // DefaultPatternTimeout bounds one pattern match (Options.PatternTimeout):
 // ECMA-262 patterns backtrack, and a hostile one can take exponential time.
 const DefaultPatternTimeout = 100 * time.Millisecond
@@ -55,7 +51,7 @@ type Options struct {
 // concurrent use.
 type Validator struct {
 	sch  *jsonschema.Schema
-	locs map[string]string // resource URI -> JSON Pointer of its schema in the document
+	locs map[string]subsetcheck.Resource // by resource URI: its document and the pointer of its schema
 	file string
 }
 
@@ -93,14 +89,27 @@ func New(c *subsetcheck.Checked, opts Options) (*Validator, error) {
 		re.MatchTimeout = timeout
 		return ecmaRegexp{re}, nil
 	})
-	if err := comp.AddResource(rootURL, doc); err != nil {
+	root := c.BaseURI
+	if root == "" {
+		root = subsetcheck.DefaultBaseURI
+	}
+	if err := comp.AddResource(root, doc); err != nil {
 		return nil, fmt.Errorf("validate: %w", err)
 	}
-	sch, err := comp.Compile(rootURL)
+	for uri, d := range c.Documents {
+		other, err := jsonschema.UnmarshalJSON(bytes.NewReader(d.Data))
+		if err == nil {
+			err = comp.AddResource(uri, other)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("validate: %s: %w", uri, err)
+		}
+	}
+	sch, err := comp.Compile(root)
 	if err != nil {
 		return nil, fmt.Errorf("validate: %w", err)
 	}
-	return &Validator{sch: sch, locs: subsetcheck.Resources(c.Doc, c.Draft), file: c.Doc.Name}, nil
+	return &Validator{sch: sch, locs: subsetcheck.Resources(c), file: c.Doc.Name}, nil
 }
 
 var drafts = map[subsetcheck.Draft]*jsonschema.Draft{
@@ -283,7 +292,7 @@ func (r *Result) failure(e *jsonschema.ValidationError) *Failure {
 	default:
 		path = k.KeywordPath()
 	}
-	ptr, ok := r.v.pointer(e.SchemaURL)
+	file, ptr, ok := r.v.pointer(e.SchemaURL)
 	if !ok {
 		return nil
 	}
@@ -294,22 +303,22 @@ func (r *Result) failure(e *jsonschema.ValidationError) *Failure {
 	if len(path) > 0 {
 		kw = path[0]
 	}
-	return &Failure{Keyword: kw, File: r.v.file, SchemaPointer: ptr, InstancePointer: instancePointer(e.InstanceLocation),
+	return &Failure{Keyword: kw, File: file, SchemaPointer: ptr, InstancePointer: instancePointer(e.InstanceLocation),
 		Message: strings.TrimSpace(e.ErrorKind.LocalizedString(printer))}
 }
 
 // pointer turns a validator's schema location (a resource's URI, then a
 // JSON Pointer fragment) into a pointer in the document.
-func (v *Validator) pointer(loc string) (string, bool) {
+func (v *Validator) pointer(loc string) (file, ptr string, ok bool) {
 	base, frag, _ := strings.Cut(loc, "#")
-	root, ok := v.locs[base]
+	res, ok := v.locs[base]
 	if !ok {
-		return "", false
+		return "", "", false
 	}
 	if dec, err := url.PathUnescape(frag); err == nil {
 		frag = dec
 	}
-	return root + frag, true
+	return res.File, res.Pointer + frag, true
 }
 
 func instancePointer(tokens []string) string {

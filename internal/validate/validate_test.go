@@ -23,7 +23,7 @@ func lenientChecked(t *testing.T, schema string, opts subsetcheck.Options) *subs
 }
 
 func relaxedBy(c *subsetcheck.Checked) func(string, string) bool {
-	return func(_, ptr string) bool { return subsetcheck.RelaxedAt(c.Relaxed, ptr) }
+	return func(file, ptr string) bool { return subsetcheck.RelaxedAt(c.Relaxed, file, ptr) }
 }
 
 // TestExplain: a rejection is located in the schema document, and matched
