@@ -382,6 +382,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 	var itemsArray bool
 	var additionalItems *Member
 	var unassertable *Member // a format that cannot be asserted
+	var cond conditional     // if, then, else: built once all are read
 	for i := range v.Members {
 		m := &v.Members[i]
 		// The keyword's pointer, built on first use: most keywords are
@@ -625,8 +626,17 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 				continue
 			}
 			s.AnyOf = c.schemaList(kp(), val, ctx, bad)
+		case "allOf":
+			s.AllOf = c.schemaBranches(kp(), val, ctx, bad)
+		case "oneOf":
+			s.OneOf = c.schemaBranches(kp(), val, ctx, bad)
+		case "not":
+			s.Not = c.build(kp(), val, ctx.child())
+		case "if", "then", "else":
+			cond.note(m)
 		}
 	}
+	c.buildConditional(s, &cond, ctx)
 	if additionalItems != nil {
 		kp := c.spell.join(ptr, additionalItems.Name)
 		if itemsArray {
@@ -1298,16 +1308,14 @@ func (c *checker) findRefCycles() {
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			to, anyOf := cycleEdge(top.s, top.next)
+			to, kw, index := cycleEdge(top.s, top.next)
 			top.next++
 			switch get(to) {
 			case onStack:
 				// The edge's pointer is spelled only here, for the report.
 				off := top.s.Node.Offset
-				ptr := join(top.s.Pointer, "$ref")
-				if anyOf >= 0 {
-					ptr = join(join(top.s.Pointer, "anyOf"), strconv.Itoa(anyOf))
-				} else if n := top.s.Node.Get("$ref"); n != nil {
+				ptr := cycleEdgePointer(top.s, kw, index)
+				if n := top.s.Node.Get(kw); n != nil && index < 0 {
 					off = n.Offset
 				}
 				c.errorAt(CodeRefCycle, ptr, off, "this reference leads back to %q without passing through a property or an item, so it never ends; make the recursion go through properties or items", pointerOrRoot(to.Pointer))
@@ -1317,28 +1325,6 @@ func (c *checker) findRefCycles() {
 			}
 		}
 	}
-}
-
-// cycleEdges is the number of edges findRefCycles follows from s: its $ref
-// and its anyOf branches.
-func cycleEdges(s *Schema) int {
-	n := len(s.AnyOf)
-	if s.Ref != nil {
-		n++
-	}
-	return n
-}
-
-// cycleEdge returns the target of edge k of s, $ref first, and the index
-// of its anyOf branch (-1 for the $ref).
-func cycleEdge(s *Schema, k int) (*Schema, int) {
-	if s.Ref != nil {
-		if k == 0 {
-			return s.Ref, -1
-		}
-		k--
-	}
-	return s.AnyOf[k], k
 }
 
 func pointerOrRoot(p string) string {
