@@ -21,6 +21,7 @@ type limitFlags struct {
 	maxRules        int
 	maxAlts         int
 	maxMeets        int
+	maxPairs        int
 }
 
 // register adds the limit flags to fs.
@@ -33,8 +34,9 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxNestedBytes, "max-nested-bytes", d.MaxNestedBytes, "refuse a text whose bytes times their nesting depth pass `N` (L502)")
 	fs.IntVar(&l.maxValues, "max-values", d.MaxValues, "refuse a text holding more than `N` JSON values (L505)")
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
-	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and anyOf beside other keywords expand into more than `N` alternatives (C402)")
-	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and anyOf (C402)")
+	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and combinators (anyOf, allOf, oneOf, not, if) beside other keywords expand into more than `N` alternatives (C402)")
+	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and combinators (C402)")
+	fs.IntVar(&l.maxPairs, "max-oneof-pairs", compile.MaxOneOfPairs, "refuse a schema whose oneOf branches need more than `N` pairs proven disjoint (C402)")
 }
 
 // apply copies the limits into opts.
@@ -50,4 +52,5 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 	opts.MaxRules = l.maxRules
 	opts.MaxAlternatives = l.maxAlts
 	opts.MaxMeets = l.maxMeets
+	opts.MaxOneOfPairs = l.maxPairs
 }
