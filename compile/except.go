@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
@@ -100,15 +103,70 @@ func (cp *compiler) classRange(lower, upper *subsetcheck.Bound, nc subsetcheck.T
 	return cp.numberRange(lower, upper)
 }
 
-// stringsExcept is the grammar of p's strings other than the excluded ones.
-// Without bounds or format, that is the complement of their trie.
+// stringsExcept is the grammar of p's strings other than the excluded ones:
+// the complement of their trie, canonically spelled, within p's lengths.
 func (cp *compiler) stringsExcept(p *subsetcheck.Schema, strs []string) gbnf.Expr {
-	if p.Format != "" || p.MinLength > 0 || p.MaxLength >= 0 {
+	if p.Format != "" {
 		// Where string languages are automata, this is their difference.
 		cp.problem(p, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
-			"the strings here must not be %s (not of an enum or const), and excluding strings is supported only where no minLength, maxLength or format applies; list the allowed strings in enum instead",
-			clip(quoted(strs[0]), 60)))
+			"the strings here must not be %s (not of an enum or const), and excluding strings from format %q is not supported; list the allowed strings in enum instead",
+			clip(quoted(strs[0]), 60), p.Format))
 		return nil
 	}
-	return seq(lit(`"`), cp.extraName(strs))
+	if p.MinLength == 0 && p.MaxLength < 0 {
+		return seq(lit(`"`), cp.extraName(strs))
+	}
+	t := lengthTrie{cp: cp, lo: p.MinLength, hi: p.MaxLength}
+	return seq(lit(`"`), t.node(sortedValidNames(strs), 0, 0))
+}
+
+// lengthTrie is the complement of a trie of names among the strings of lo
+// to hi code points (hi < 0: no maximum), after the opening quote: at each
+// node, stop (unless a name ends there), take a child's character, or take
+// any other character and then any rest of a fitting length.
+type lengthTrie struct {
+	cp     *compiler
+	lo, hi int
+}
+
+// node is the trie node of the sorted names, which share their first at
+// bytes, d code points.
+func (t lengthTrie) node(names []string, at, d int) gbnf.Expr {
+	var alts, keys []gbnf.Expr
+	var runes []rune
+	i := 0
+	for i < len(names) && len(names[i]) == at { // a name ending here sorts first
+		i++
+	}
+	if i == 0 && d >= t.lo && (t.hi < 0 || d <= t.hi) {
+		alts = append(alts, lit(`"`))
+	}
+	if t.hi >= 0 && d >= t.hi {
+		return alt(alts...) // no room for one more character
+	}
+	for i < len(names) {
+		r, size := utf8.DecodeRuneInString(names[i][at:])
+		j := i + 1
+		for j < len(names) && strings.HasPrefix(names[j][at:], names[i][at:at+size]) {
+			j++
+		}
+		runes = append(runes, r)
+		keys = append(keys, seq(canonicalLit(r), t.node(names[i:j], at+size, d+1)))
+		i = j
+	}
+	alts = append(alts, keys...)
+	return alt(append(alts, seq(t.cp.canonicalChar(runes), t.rest(d+1)))...)
+}
+
+// rest is any canonical string rest, closing quote included, that makes
+// the whole string between lo and hi code points long, d being written.
+func (t lengthTrie) rest(d int) gbnf.Expr {
+	lo, hi := max(0, t.lo-d), t.hi-d
+	if t.hi < 0 {
+		hi = -1
+	}
+	key := "canonical-rest-" + strconv.Itoa(lo) + "-" + strconv.Itoa(hi)
+	return t.cp.shared(key, func(string) gbnf.Expr {
+		return seq(t.cp.repeat(t.cp.canonicalCharRule(), lo, hi), lit(`"`))
+	})
 }

@@ -73,11 +73,12 @@ func TestNotRefused(t *testing.T) {
 		{`{"not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`, `whose value breaks additionalProperties has no grammar here (the declared ones are "a")`},
 		{`{"not":{"items":{"type":"string"}}}`, "needs contains"},
 		{`{"not":{"enum":[[1]]}}`, "[1] is excluded here"},
-		{`{"type":"string","maxLength":3,"not":{"const":"a"}}`, `must not be "a"`},
+		{`{"type":"string","format":"date","not":{"const":"2020-01-01"}}`, `must not be "2020-01-01"`},
+		{`{"not":{"type":"string","format":"date"}}`, `not in format "date"`},
 		{`{"if":{"additionalProperties":false},"then":{"type":"object"}}`, "if/then/else needs the values this if rejects"},
-		{`{"allOf":[{"not":{"const":"a"}},{"minLength":1}]}`, "(this is where #/allOf/0/not and #/allOf/1 meet)"},
+		{`{"allOf":[{"type":"string","format":"date-time"},{"maxLength":30}]}`, "(this is where #/allOf/0 and #/allOf/1 meet)"},
 	} {
-		_, err := Compile(checkSchema(t, tc.schema), Options{})
+		_, err := Compile(checkAsserted(t, tc.schema), Options{})
 		if err == nil || !strings.Contains(err.Error(), "C402") || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: got %v, want C402 saying %q", tc.schema, err, tc.want)
 		}
@@ -109,5 +110,35 @@ func TestComplementReason(t *testing.T) {
 	}
 	if n := cp.negation(cp.negation(ok)); n != ok {
 		t.Errorf("the negation of a negation is not the schema itself")
+	}
+}
+
+// TestNotStringsBounded: excluded strings beside minLength and maxLength,
+// against the oracle on every canonical string of up to five characters
+// over a small alphabet.
+func TestNotStringsBounded(t *testing.T) {
+	for _, schema := range []string{
+		`{"type":"string","minLength":1,"maxLength":3,"not":{"enum":["ab","a","abcd","é",""]}}`,
+		`{"type":"string","minLength":2,"not":{"const":"ab"}}`,
+		`{"type":"string","maxLength":2,"not":{"enum":["b","\"a"]}}`,
+		`{"allOf":[{"type":"string","minLength":1},{"not":{"enum":["a","ba"]}}],"maxLength":4}`,
+	} {
+		c := checkSchema(t, schema)
+		o := newOracle(t, schema)
+		_, m := mustGrammar(t, c, Options{})
+		var all func(prefix string, n int)
+		all = func(prefix string, n int) {
+			text := quoted(prefix)
+			if got, want := m.Accepts(text), oracleAccepts(o, text); got != want {
+				t.Errorf("%s: %s: grammar %v, oracle %v", schema, text, got, want)
+			}
+			if n == 0 {
+				return
+			}
+			for _, r := range []string{"a", "b", "é", `"`} {
+				all(prefix+r, n-1)
+			}
+		}
+		all("", 5)
 	}
 }
