@@ -152,8 +152,8 @@ func (cp *compiler) cross(as, bs []alternative) ([]alternative, bool) {
 					s = a.opaque
 				}
 				cp.problem(s, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
-					"combining this schema's keywords with its $ref and the branches of anyOf, allOf, oneOf, not and if/then/else gives more than %d alternatives (Options.MaxAlternatives); "+
-						"move the sibling keywords into the branches or simplify the nesting", cp.maxAlts))
+					"combining this schema's keywords with its $ref and the branches of anyOf, allOf, oneOf, not and if/then/else gives more than %d alternatives (-max-alternatives, Options.MaxAlternatives); "+
+						"move the sibling keywords into the branches, simplify the nesting, or raise the limit", cp.maxAlts))
 				return nil, false
 			}
 		}
@@ -199,8 +199,8 @@ func (cp *compiler) countMeet(s *subsetcheck.Schema) bool {
 		return true
 	}
 	cp.problem(s, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
-		"combining this schema with $ref targets and the branches of anyOf, allOf, oneOf, not and if/then/else needs more than %d merged schemas (Options.MaxMeets); "+
-			"move sibling keywords into every branch, or simplify the nesting", cp.maxMeets))
+		"combining this schema with $ref targets and the branches of anyOf, allOf, oneOf, not and if/then/else needs more than %d merged schemas (-max-meets, Options.MaxMeets); "+
+			"move sibling keywords into every branch, simplify the nesting, or raise the limit", cp.maxMeets))
 	return false
 }
 

@@ -181,7 +181,7 @@ var Keywords = []Keyword{
 	{"minContains", from2019, ShapeValue, Refused, Refused, noExact},
 	{"maxContains", from2019, ShapeValue, Refused, Refused, noExact},
 	{"propertyNames", from6, ShapeSchema, Refused, Refused, `list the members in properties with "additionalProperties": false`},
-	{"dependencies", all, ShapeDependency, Refused, Refused, noExact + "; use anyOf of object schemas (the oracle validator enforces it in every draft)"},
+	{"dependencies", all, ShapeDependency, Refused, Refused, noExact + "; use anyOf of object schemas (validators enforce dependencies in every draft)"},
 	{"dependentRequired", from2019, ShapeValue, Refused, Refused, noExact + "; use anyOf of object schemas"},
 	{"dependentSchemas", from2019, ShapeSchemaMap, Refused, Refused, noExact + "; use anyOf of object schemas"},
 	{"unevaluatedItems", from2019, ShapeSchema, Refused, Refused, "use items"},

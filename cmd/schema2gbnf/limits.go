@@ -5,6 +5,7 @@ import (
 
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/regex"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -22,6 +23,8 @@ type limitFlags struct {
 	maxAlts         int
 	maxMeets        int
 	maxPairs        int
+	maxRegexBytes   int
+	maxRegexNesting int
 }
 
 // register adds the limit flags to fs.
@@ -37,6 +40,8 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and combinators (anyOf, allOf, oneOf, not, if) beside other keywords expand into more than `N` alternatives (C402)")
 	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and combinators (C402)")
 	fs.IntVar(&l.maxPairs, "max-oneof-pairs", compile.MaxOneOfPairs, "refuse a schema whose oneOf branches need more than `N` pairs proven disjoint (C402)")
+	fs.IntVar(&l.maxRegexBytes, "max-regex-bytes", regex.DefaultMaxBytes, "with -format regex: refuse a regex longer than `N` bytes (R602)")
+	fs.IntVar(&l.maxRegexNesting, "max-regex-nesting", regex.DefaultMaxNesting, "with -format regex: refuse a regex whose groups nest deeper than `N` (R603)")
 }
 
 // apply copies the limits into opts.
@@ -53,4 +58,9 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 	opts.MaxAlternatives = l.maxAlts
 	opts.MaxMeets = l.maxMeets
 	opts.MaxOneOfPairs = l.maxPairs
+}
+
+// regexOptions are the regex limits, with the -max-depth unrolling.
+func (l *limitFlags) regexOptions(maxDepth int) regex.Options {
+	return regex.Options{MaxDepth: maxDepth, MaxBytes: l.maxRegexBytes, MaxNesting: l.maxRegexNesting}
 }
