@@ -189,6 +189,7 @@ type compiler struct {
 	// proofs: Canonical serializes under a schema that compiled.
 	proofs     *oneOfProofs
 	trustOneOf bool
+	metRefused bool // a oneOf refused earlier was met again (oneof.go)
 
 	errs  subsetcheck.ErrorList
 	cause string // first reason a required part admitted no value

@@ -60,6 +60,7 @@ func (cp *compiler) oneOfDisjoint(s *subsetcheck.Schema) bool {
 	case disjoint:
 		return true
 	case refused:
+		cp.metRefused = true // the problem is reported where the proof failed
 		return false
 	case proving:
 		pf.assumed++
@@ -118,7 +119,7 @@ func (cp *compiler) pairDisjoint(s, rest *subsetcheck.Schema, i, j int) bool {
 		cp.errs = append(cp.errs, sub.errs...)
 		return false
 	}
-	if alts, ok := sub.expand(meet); ok && evidentlyEmpty(alts) {
+	if alts, ok := sub.expand(meet); ok && !sub.metRefused && evidentlyEmpty(alts) {
 		return true // the meet's own keywords contradict: no grammar needed
 	}
 	assumed, complements := cp.proofs.assumed, cp.proofs.complement
@@ -131,6 +132,14 @@ func (cp *compiler) pairDisjoint(s, rest *subsetcheck.Schema, i, j int) bool {
 	}
 	if err != nil {
 		var l subsetcheck.ErrorList
+		if sub.metRefused { // a oneOf inside was refused earlier: no conclusion here
+			for _, p := range sub.errs { // but the refusal itself, if it was made here
+				if p.Code != subsetcheck.CodeNoValidValue {
+					cp.errs = append(cp.errs, p)
+				}
+			}
+			return false
+		}
 		if errors.As(err, &l) && onlyNoValue(l) {
 			return true
 		}

@@ -76,3 +76,21 @@ func TestOneOfPairsLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestOneOfRefusedInside: a oneOf refused inside a branch is reported once,
+// where it is, and the outer oneOf draws no conclusion from it.
+func TestOneOfRefusedInside(t *testing.T) {
+	_, err := Compile(checkSchema(t, `{"$defs":{"bad":{"oneOf":[{"type":"integer"},{"minimum":0}]}},"oneOf":[{"type":"object","properties":{"a":{"$ref":"#/$defs/bad"}},"required":["a"]},{"type":"object","properties":{"b":{"$ref":"#/$defs/bad"}},"required":["b"]},{"type":"object","properties":{"c":{"$ref":"#/$defs/bad"}},"required":["c"]}]}`), Options{})
+	var l subsetcheck.ErrorList
+	if !errors.As(err, &l) {
+		t.Fatalf("got %v", err)
+	}
+	for _, p := range l {
+		if p.Code != subsetcheck.CodeOneOfOverlap || p.Pointer != "/$defs/bad" {
+			t.Errorf("unexpected problem %v", p)
+		}
+	}
+	if len(l) != 1 {
+		t.Errorf("%d problems, want the one: %v", len(l), err)
+	}
+}
