@@ -3,6 +3,7 @@ package compile
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
@@ -201,13 +202,19 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 			s.MinItems = p.MaxItems + 1
 			add(s)
 		}
-		// An item breaks its schema: at least as many items as its
-		// position, and that item in the negation.
+		// The first item that breaks its schema is at i: at least i+1
+		// items, those before i in their schemas, item i in the negation.
+		// (Earlier items held to their schemas keep the parts disjoint, so
+		// llama.cpp follows one part of an array, not several.)
 		at := func(i int, item *subsetcheck.Schema) *subsetcheck.Schema {
 			s := mk(subsetcheck.TArray)
 			s.MinItems = i + 1
-			for range i {
-				s.PrefixItems = append(s.PrefixItems, trueSchema(p))
+			for j := range i {
+				if is := itemSchema(p, j); is != nil {
+					s.PrefixItems = append(s.PrefixItems, is)
+				} else {
+					s.PrefixItems = append(s.PrefixItems, trueSchema(p))
+				}
 			}
 			s.PrefixItems = append(s.PrefixItems, cp.negation(item))
 			return s
@@ -236,19 +243,25 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 		}
 	}
 	if p.Types&subsetcheck.TObject != 0 {
-		for _, r := range p.Required { // the objects without r
+		// The parts are disjoint, as for items: the first required name
+		// missing, or, all present, the first property whose value breaks
+		// its schema.
+		for i, r := range p.Required { // the objects with the names before r, without r
 			s := mk(subsetcheck.TObject)
+			s.Required = p.Required[:i:i]
 			s.Properties = []subsetcheck.Property{{Name: r, Schema: falseSchema(p)}}
 			add(s)
 		}
-		for _, pr := range p.Properties { // the objects with pr and its value in the negation
+		var held []subsetcheck.Property // the properties before, in their schemas
+		for _, pr := range p.Properties {
 			if isTrue(target(pr.Schema)) {
 				continue
 			}
 			s := mk(subsetcheck.TObject)
-			s.Required = []string{pr.Name}
-			s.Properties = []subsetcheck.Property{{Name: pr.Name, Schema: cp.negation(pr.Schema)}}
+			s.Required = append(slices.Clip(p.Required), pr.Name)
+			s.Properties = append(slices.Clip(held), subsetcheck.Property{Name: pr.Name, Schema: cp.negation(pr.Schema)})
 			add(s)
+			held = append(held, pr)
 		}
 		if ap := target(p.AdditionalProperties); !isTrue(ap) {
 			what := "whose value breaks additionalProperties"
