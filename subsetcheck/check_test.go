@@ -211,7 +211,8 @@ var checkCases = []struct {
 	{port, `{"type":"array","items":{"enum":["a","b"]},"minItems":1}`, "", ""},
 	{port, `{` + d7 + `"definitions":{"a":{"type":"null"}},"$ref":"#/definitions/a"}`, "", ""},
 	{port, `{"type":"object","additionalProperties":true}`, "", ""},
-	{port, `{"anyOf":[{"type":"string"},{"type":"null"}]}`, "", ""},
+	{port, `{"anyOf":[{"type":"string"},{"type":"null"}]}`, "S209", ""},
+	{port, `{` + d7 + `"definitions":{"a":{"type":"string"}},"anyOf":[{"$ref":"#/definitions/a"},{"type":"null"}]}`, "", ""},
 	{port, `{"type":"object","properties":{"a":{"description":"d","type":"string","title":"t"}},"additionalProperties":false}`, "", ""},
 	{port, `{"type":["null","boolean","object","array","number","string"],"additionalProperties":false}`, "", ""},
 	{port, `{}`, "S209", ""},
@@ -228,7 +229,8 @@ var checkCases = []struct {
 	{port, `{"type":"string","default":"a","examples":["a"],"$comment":"c"}`, "S201 S201 S201", ""},
 	{port, `{` + d7 + `"type":"array","items":[{"type":"string"}]}`, "S201", ""},
 	{port, `{"type":"array","prefixItems":[{"type":"string"}]}`, "S201", ""},
-	{port, `{"type":"number","minimum":0}`, "", ""},
+	{port, `{"type":"number","minimum":0}`, "S209", ""},
+	{port, `{"type":["integer","null"],"minimum":0}`, "", ""},
 	{port, `{"type":"string","x-foo":1}`, "", "W301"},
 }
 
