@@ -37,10 +37,13 @@ type Options struct {
 	// MaxRules bounds the rules of the grammar (C403 beyond it); 0 means
 	// compile.DefaultMaxRules.
 	MaxRules int
-	// MaxAlternatives and MaxMeets bound how far $ref and anyOf beside other
-	// keywords multiply (C402 beyond them); 0 means compile's defaults.
+	// MaxAlternatives and MaxMeets bound how far $ref and the combinators
+	// (anyOf, allOf, oneOf, not, if/then/else) beside other keywords
+	// multiply (C402 beyond them); MaxOneOfPairs bounds the pairs of oneOf
+	// branches proven disjoint (C402 beyond it). 0 means compile's defaults.
 	MaxAlternatives int
 	MaxMeets        int
+	MaxOneOfPairs   int
 	// MaxRelaxRounds bounds the compiles of the lenient profile, which
 	// compiles again after relaxing each place the compiler refused (C405
 	// beyond it); 0 means compile.DefaultMaxRelaxRounds.
@@ -101,6 +104,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		MaxRules:        opts.MaxRules,
 		MaxAlternatives: opts.MaxAlternatives,
 		MaxMeets:        opts.MaxMeets,
+		MaxOneOfPairs:   opts.MaxOneOfPairs,
 		MaxRelaxRounds:  opts.MaxRelaxRounds,
 	}
 	var checked *subsetcheck.Checked

@@ -320,6 +320,7 @@ func (c *checker) finishObject(k *keywordAt) {
 	finishAdditionalItems(c, k)
 	finishFormat(c, k)
 	finishBounds(k)
+	finishConditional(c, k)
 	if c.profile == Portable {
 		c.portableRules(k.s, k.obj, k.ctx)
 	}
@@ -344,12 +345,13 @@ type keywordAt struct {
 	ctx buildContext
 
 	// Left for finishObject.
-	minimum, maximum *big.Rat
-	exclMin, exclMax *Value
-	itemsArray       bool        // items is an array of schemas: additionalItems applies
-	additionalItems  *Member     // the additionalItems keyword, if any
-	unassertable     *Member     // a format that cannot be asserted: refused unless the type admits no string
-	relaxedAnyOf     [][]*Schema // lenient: the anyOfs relaxed keywords became (finishRelaxed)
+	minimum, maximum  *big.Rat
+	exclMin, exclMax  *Value
+	itemsArray        bool        // items is an array of schemas: additionalItems applies
+	additionalItems   *Member     // the additionalItems keyword, if any
+	unassertable      *Member     // a format that cannot be asserted: refused unless the type admits no string
+	ifm, thenm, elsem *Member     // if, then, else: built together (finishConditional)
+	relaxedAnyOf      [][]*Schema // lenient: the anyOfs relaxed keywords became (finishRelaxed)
 }
 
 // pointerOf returns the JSON Pointer of keyword k, spelled on first use:

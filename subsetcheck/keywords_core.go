@@ -55,7 +55,7 @@ func (c *checker) readRootDialect() {
 	if c.draft == Draft4 {
 		idName = "id"
 	}
-	if id := root.Get(idName); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") {
+	if id := root.Get(idName); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") && !c.refHidesID(root) {
 		if b := baseAt(c.baseURI, id.Str); b != "" {
 			c.rootBase = b
 		}
@@ -77,7 +77,13 @@ func (c *checker) changesBase(v *Value) bool {
 		return false
 	}
 	id := v.Get(c.idKeyword())
-	return id != nil && id.Kind == String && id.Str != "" && !strings.HasPrefix(id.Str, "#")
+	return id != nil && id.Kind == String && id.Str != "" && !strings.HasPrefix(id.Str, "#") && !c.refHidesID(v)
+}
+
+// refHidesID reports whether v's $id is one of the siblings a $ref makes
+// validators ignore before 2019-09: it changes no base URI then.
+func (c *checker) refHidesID(v *Value) bool {
+	return c.draft <= Draft7 && v.Get("$ref") != nil
 }
 
 // $schema: the dialect's URI; only the root's selects the draft

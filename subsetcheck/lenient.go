@@ -651,6 +651,17 @@ func (d *Document) At(ptr string) *Value {
 	return cur
 }
 
+// RelaxedUnder reports whether a relaxation lies strictly under the
+// keyword at ptr in the document file.
+func RelaxedUnder(relaxed ErrorList, file, ptr string) bool {
+	for _, r := range relaxed {
+		if r.File == file && strings.HasPrefix(r.Pointer, ptr+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // RelaxedAt reports whether the keyword at ptr in the schema document file
 // (a pointer such as a validator's keyword location names, without the
 // "#") is a relaxed constraint, or inside one: at or under the pointer of

@@ -35,7 +35,7 @@ func TestLenientRelaxes(t *testing.T) {
 		{"not, and nothing inside it", `{"not":{"type":"string","pattern":"x"}}`, "W306 /not"},
 		{"if/then/else as anyOf of then and else", `{"if":{"pattern":"a"},"then":{"required":["b"]},"else":{"required":["c"],"minProperties":2}}`,
 			"W306 /if, W304 /else/minProperties"},
-		{"if with then alone", `{"if":{"required":["a"]},"then":{"required":["b"]}}`, "W306 /if"},
+		{"if with then alone, and a relaxation inside if", `{"if":{"required":["a"],"minProperties":2},"then":{"required":["b"]}}`, "W306 /if"},
 		{"additionalProperties depends on patternProperties",
 			`{"properties":{"a":{"type":"string"}},"patternProperties":{"^x":{"type":"integer"}},"additionalProperties":false}`,
 			"W304 /patternProperties, W304 /additionalProperties"},

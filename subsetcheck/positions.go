@@ -113,7 +113,7 @@ func (c *checker) positionsFrom(root *Value, base *url.URL) positions {
 		base, baseSpec := it.base, it.baseSpec
 		v := it.v
 		if v.Kind == Object {
-			if id := v.Get(c.idKeyword()); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") {
+			if id := v.Get(c.idKeyword()); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") && !c.refHidesID(v) {
 				if u, err := url.Parse(id.Str); err == nil {
 					if base.Opaque != "" && !u.IsAbs() {
 						// A relative $id against an opaque base ("urn:x")

@@ -125,7 +125,7 @@ func (c *checker) anchorsOf(v *Value) []string {
 		}
 		return out
 	}
-	if id := v.Get(c.idKeyword()); id != nil && id.Kind == String && strings.HasPrefix(id.Str, "#") && len(id.Str) > 1 {
+	if id := v.Get(c.idKeyword()); id != nil && id.Kind == String && strings.HasPrefix(id.Str, "#") && len(id.Str) > 1 && !c.refHidesID(v) {
 		out = append(out, id.Str[1:])
 	}
 	return out

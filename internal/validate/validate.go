@@ -203,32 +203,38 @@ func (f *Failure) Error() string {
 	return fmt.Sprintf("instance %s: %s (schema #%s)", ptr, f.Message, f.SchemaPointer)
 }
 
-// Explain says why the value was rejected. With covered nil, it is the
+// Explain says why the value was rejected. With no relaxations, it is the
 // first keyword that fails. Otherwise it says whether the rejection is
-// explained by the constraints covered names (a keyword, by its document
-// and pointer, that the grammar does not enforce): whether the value would
-// pass if every covered keyword and everything under it passed. A covered
-// keyword explains its own failure; a schema's failure is explained when
-// each of its failing keywords is; anyOf's, and oneOf's when no branch
-// matched, when one branch's is. The failure returned is then the first
-// covered keyword on such a path; else the first failing keyword.
-func (r *Result) Explain(covered func(file, pointer string) bool) (*Failure, bool) {
+// explained by the relaxed constraints (subsetcheck.Checked.Relaxed, the
+// keywords the grammar does not enforce): whether the value would pass if
+// every relaxed keyword and everything under it passed. A relaxed keyword
+// explains its own failure; not's, a relaxation under it (the validator
+// does not say why its subschema matched); a schema's failure is
+// explained when each of its failing keywords is; anyOf's, and oneOf's
+// when no branch matched, when one branch's is. The failure returned is
+// then the first relaxed keyword on such a path; else the first failing
+// keyword.
+func (r *Result) Explain(relaxed subsetcheck.ErrorList) (*Failure, bool) {
 	if r.err == nil {
 		return nil, false
 	}
 	first := r.leaf(r.err)
-	if covered == nil {
+	if len(relaxed) == 0 {
 		return first, false
 	}
-	if f := r.explained(r.err, covered); f != nil {
+	if f := r.explained(r.err, relaxed); f != nil {
 		return f, true
 	}
 	return first, false
 }
 
-// explained returns the first covered failure that explains e, or nil.
-func (r *Result) explained(e *jsonschema.ValidationError, covered func(file, pointer string) bool) *Failure {
-	if f := r.failure(e); f != nil && covered(f.File, f.SchemaPointer) {
+// explained returns the first relaxed failure that explains e, or nil.
+func (r *Result) explained(e *jsonschema.ValidationError, relaxed subsetcheck.ErrorList) *Failure {
+	f := r.failure(e)
+	if f != nil && subsetcheck.RelaxedAt(relaxed, f.File, f.SchemaPointer) {
+		return f
+	}
+	if _, ok := e.ErrorKind.(*kind.Not); ok && f != nil && subsetcheck.RelaxedUnder(relaxed, f.File, f.SchemaPointer) {
 		return f
 	}
 	if len(e.Causes) == 0 {
@@ -236,10 +242,10 @@ func (r *Result) explained(e *jsonschema.ValidationError, covered func(file, poi
 	}
 	switch k := e.ErrorKind.(type) {
 	case *kind.AnyOf:
-		return r.anyExplained(e.Causes, covered)
+		return r.anyExplained(e.Causes, relaxed)
 	case *kind.OneOf:
 		if k.Subschemas == nil {
-			return r.anyExplained(e.Causes, covered)
+			return r.anyExplained(e.Causes, relaxed)
 		}
 		return nil
 	}
@@ -247,7 +253,7 @@ func (r *Result) explained(e *jsonschema.ValidationError, covered func(file, poi
 	// allOf, a keyword that applies subschemas to members or items.
 	var first *Failure
 	for _, c := range e.Causes {
-		f := r.explained(c, covered)
+		f := r.explained(c, relaxed)
 		if f == nil {
 			return nil
 		}
@@ -258,9 +264,9 @@ func (r *Result) explained(e *jsonschema.ValidationError, covered func(file, poi
 	return first
 }
 
-func (r *Result) anyExplained(causes []*jsonschema.ValidationError, covered func(file, pointer string) bool) *Failure {
+func (r *Result) anyExplained(causes []*jsonschema.ValidationError, relaxed subsetcheck.ErrorList) *Failure {
 	for _, c := range causes {
-		if f := r.explained(c, covered); f != nil {
+		if f := r.explained(c, relaxed); f != nil {
 			return f
 		}
 	}
