@@ -35,7 +35,15 @@ func unconstrained(s *subsetcheck.Schema) bool {
 	return !s.False && s.Types&subsetcheck.AllTypes == subsetcheck.AllTypes && s.Enum == nil &&
 		len(s.Properties) == 0 && len(s.Required) == 0 && s.AdditionalProperties == nil &&
 		len(s.PrefixItems) == 0 && s.Items == nil && s.MinItems == 0 && s.MaxItems < 0 &&
-		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && s.Lower == nil && s.Upper == nil
+		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && s.Lower == nil && s.Upper == nil &&
+		!counts(s)
+}
+
+// counts says whether s has a counting keyword or a dependency (count.go,
+// multipleof.go, dependencies.go, items.go), none of which is trivial.
+func counts(s *subsetcheck.Schema) bool {
+	return s.MinProperties > 0 || s.MaxProperties != nil || s.MultipleOf != nil || s.UniqueItems ||
+		s.Contains != nil || len(s.Dependencies) > 0
 }
 
 // isTrue says whether s accepts every value, as far as a cheap look tells.
@@ -51,10 +59,11 @@ func target(s *subsetcheck.Schema) *subsetcheck.Schema {
 	return s
 }
 
-// own is a copy of s without $ref and anyOf: its own keywords.
+// own is a copy of s without $ref, anyOf and dependencies: its own
+// keywords.
 func own(s *subsetcheck.Schema) *subsetcheck.Schema {
 	c := *s
-	c.Ref, c.AnyOf = nil, nil
+	c.Ref, c.AnyOf, c.Dependencies = nil, nil, nil
 	return &c
 }
 
@@ -77,7 +86,7 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 	if s.False {
 		return nil, true
 	}
-	if s.Ref == nil && s.AnyOf == nil { // most schemas: nothing to combine, no way back to s
+	if s.Ref == nil && s.AnyOf == nil && s.Dependencies == nil { // most schemas: nothing to combine, no way back to s
 		return cp.plainAlternative(s), true
 	}
 	if alts, ok := cp.expanded[s]; ok {
@@ -85,7 +94,7 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 	}
 	if cp.expanding[s] {
 		cp.problem(s, subsetcheck.CodeNotExactlyCompilable,
-			"this schema refers back to itself through $ref or anyOf without entering a property or item, "+
+			"this schema refers back to itself through $ref, anyOf or dependentSchemas without entering a property or item, "+
 				"next to other keywords; move those keywords into the referenced schema")
 		return nil, false
 	}
@@ -108,6 +117,12 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 		}
 		var ok bool
 		if alts, ok = cp.cross(alts, branches); !ok {
+			return nil, false
+		}
+	}
+	if s.Dependencies != nil {
+		var ok bool
+		if alts, ok = cp.dependencyCases(s, alts); !ok {
 			return nil, false
 		}
 	}
@@ -248,6 +263,9 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	}
 	m.Lower = tighter(a.Lower, b.Lower, 1)
 	m.Upper = tighter(a.Upper, b.Upper, -1)
+	if !cp.meetCounts(m, a, b) {
+		return nil, false
+	}
 	return m, true
 }
 

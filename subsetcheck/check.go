@@ -382,6 +382,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 	var itemsArray bool
 	var additionalItems *Member
 	var unassertable *Member // a format that cannot be asserted
+	var minContains, maxContains *int
 	for i := range v.Members {
 		m := &v.Members[i]
 		// The keyword's pointer, built on first use: most keywords are
@@ -625,8 +626,24 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 				continue
 			}
 			s.AnyOf = c.schemaList(kp(), val, ctx, bad)
+		// Counting and dependencies: counting.go.
+		case "minProperties", "maxProperties":
+			keywordCtx{c, s, m, kp, bad, ctx}.propertyCount()
+		case "multipleOf":
+			keywordCtx{c, s, m, kp, bad, ctx}.multipleOf()
+		case "uniqueItems":
+			keywordCtx{c, s, m, kp, bad, ctx}.uniqueItems()
+		case "contains":
+			keywordCtx{c, s, m, kp, bad, ctx}.contains()
+		case "minContains":
+			keywordCtx{c, s, m, kp, bad, ctx}.containsCount(&minContains)
+		case "maxContains":
+			keywordCtx{c, s, m, kp, bad, ctx}.containsCount(&maxContains)
+		case "dependentRequired", "dependentSchemas", "dependencies":
+			keywordCtx{c, s, m, kp, bad, ctx}.dependencies()
 		}
 	}
+	containsCounts(s, minContains, maxContains)
 	if additionalItems != nil {
 		kp := c.spell.join(ptr, additionalItems.Name)
 		if itemsArray {

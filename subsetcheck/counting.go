@@ -1,0 +1,127 @@
+package subsetcheck
+
+import (
+	"slices"
+	"strconv"
+)
+
+// The counting keywords and the dependencies (issue 21): how each is read
+// into Schema. buildObject's switch calls one function per keyword; the
+// contains counts are settled after the loop (containsCounts), since
+// "minContains" and "maxContains" mean something only beside "contains".
+
+// keywordCtx is what a keyword's reader needs from buildObject.
+type keywordCtx struct {
+	c   *checker
+	s   *Schema
+	m   *Member
+	kp  func() string // the keyword's pointer, spelled on first use
+	bad func(format string, args ...any)
+	ctx buildContext
+}
+
+// propertyCount reads minProperties or maxProperties.
+func (k keywordCtx) propertyCount() {
+	n, ok := count(k.m.Value)
+	if !ok {
+		k.bad("must be a non-negative integer")
+		return
+	}
+	if k.m.Name == "minProperties" {
+		k.s.MinProperties = n
+	} else {
+		k.s.MaxProperties = &n
+	}
+}
+
+// multipleOf reads a number greater than 0.
+func (k keywordCtx) multipleOf() {
+	r, ok := k.m.Value.Rat()
+	if !ok || r.Sign() <= 0 {
+		k.bad("must be a number greater than 0")
+		return
+	}
+	k.s.MultipleOf = r
+}
+
+// uniqueItems reads true or false.
+func (k keywordCtx) uniqueItems() {
+	if k.m.Value.Kind != Bool {
+		k.bad("must be true or false")
+		return
+	}
+	k.s.UniqueItems = k.m.Value.Bool
+}
+
+// contains builds the schema some items must match.
+func (k keywordCtx) contains() {
+	k.s.Contains = k.c.build(k.kp(), k.m.Value, k.ctx.child())
+}
+
+// containsCount reads minContains or maxContains into *n.
+func (k keywordCtx) containsCount(n **int) {
+	v, ok := count(k.m.Value)
+	if !ok {
+		k.bad("must be a non-negative integer")
+		return
+	}
+	*n = &v
+}
+
+// containsCounts settles the counts of "contains": at least one matching
+// item unless "minContains" says otherwise. Without "contains" the counts
+// constrain nothing, as validators judge.
+func containsCounts(s *Schema, minC, maxC *int) {
+	if s.Contains == nil {
+		return
+	}
+	s.MinContains = 1
+	if minC != nil {
+		s.MinContains = *minC
+	}
+	s.MaxContains = maxC
+}
+
+// dependencies reads "dependentRequired" (arrays of names),
+// "dependentSchemas" (schemas) or "dependencies" (either, per member).
+func (k keywordCtx) dependencies() {
+	val := k.m.Value
+	if val.Kind != Object {
+		k.bad("must be an object")
+		return
+	}
+	for j := range val.Members {
+		pm := &val.Members[j]
+		ptr := func() string { return join(k.kp(), pm.Name) }
+		names := k.m.Name == "dependentRequired" || k.m.Name == "dependencies" && pm.Value.Kind == Array
+		if !names {
+			if k.m.Name == "dependentRequired" {
+				k.c.errorAt(CodeBadKeywordValue, ptr(), pm.Value.Offset, "%s: each value must be an array of member names", k.m.Name)
+				continue
+			}
+			sub := k.c.build(k.c.spell.join(k.kp(), pm.Name), pm.Value, k.ctx.child())
+			k.s.Dependencies = append(k.s.Dependencies, Dependency{Name: pm.Name, Schema: sub})
+			continue
+		}
+		if pm.Value.Kind != Array {
+			k.c.errorAt(CodeBadKeywordValue, ptr(), pm.Value.Offset, "%s: each value must be an array of member names", k.m.Name)
+			continue
+		}
+		if k.c.draft == Draft4 && len(pm.Value.Items) == 0 {
+			k.c.errorAt(CodeBadKeywordValue, ptr(), pm.Value.Offset, "%s: a list of names must not be empty in draft-04; remove the member", k.m.Name)
+			continue
+		}
+		required := []string{}
+		for i, item := range pm.Value.Items {
+			if item.Kind != String || slices.Contains(required, item.Str) {
+				k.c.errorAt(CodeBadKeywordValue, join(ptr(), strconv.Itoa(i)), item.Offset, "%s: each value must be an array of unique member names", k.m.Name)
+				required = nil
+				break
+			}
+			required = append(required, item.Str)
+		}
+		if required != nil {
+			k.s.Dependencies = append(k.s.Dependencies, Dependency{Name: pm.Name, Required: required})
+		}
+	}
+}
