@@ -41,6 +41,13 @@ type Options struct {
 	// keywords multiply (C402 beyond them); 0 means compile's defaults.
 	MaxAlternatives int
 	MaxMeets        int
+	// MaxCountStates, MaxMultipleOfStates and MaxUniqueItems bound the
+	// grammars of the counting keywords (minProperties, contains counts;
+	// multipleOf; uniqueItems), C403 or C402 beyond them; 0 means
+	// compile's defaults.
+	MaxCountStates      int
+	MaxMultipleOfStates int
+	MaxUniqueItems      int
 	// AssertFormat enforces "format": date, time, date-time, uuid, ipv4,
 	// ipv6 and duration become part of the grammar, exactly as the
 	// validator judges them, and any other format is refused (S210).
@@ -71,6 +78,10 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		MaxRules:        opts.MaxRules,
 		MaxAlternatives: opts.MaxAlternatives,
 		MaxMeets:        opts.MaxMeets,
+
+		MaxCountStates:      opts.MaxCountStates,
+		MaxMultipleOfStates: opts.MaxMultipleOfStates,
+		MaxUniqueItems:      opts.MaxUniqueItems,
 	})
 	if err != nil {
 		return nil, err

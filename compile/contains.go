@@ -171,7 +171,7 @@ func (cp *compiler) splitItems(p, s *subsetcheck.Schema, i int) (match, other gb
 		}
 		return literals(in), literals(out), true
 	}
-	parts, ok := complementParts(c)
+	parts, ok := complementParts(c, cp.mayTypes(s, 0))
 	if !ok {
 		cp.problem(p, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
 			"contains is enforced where the items that do not match it can be described, and the items at %s that fail %q cannot: "+
@@ -207,8 +207,11 @@ func literals(texts []string) gbnf.Expr {
 // where c's own keywords bound only types, numbers, string lengths and
 // item counts (each bound applies to its own type, so the values c rejects
 // are the other types, and per bounded type the values past a bound).
-// ok is false for anything else: the combinators' "not" will cover more.
-func complementParts(c *subsetcheck.Schema) ([]*subsetcheck.Schema, bool) {
+// Only the types in within matter (the item's own): the numbers that are
+// not integers have no schema, so an integer-only c is complemented only
+// where no such number can come. ok is false for anything else: the
+// combinators' "not" will cover more.
+func complementParts(c *subsetcheck.Schema, within subsetcheck.Type) ([]*subsetcheck.Schema, bool) {
 	if c.Ref != nil || c.AnyOf != nil || c.Enum != nil || c.Format != "" || counts(c) ||
 		len(c.Properties) > 0 || len(c.Required) > 0 || c.AdditionalProperties != nil ||
 		len(c.PrefixItems) > 0 || c.Items != nil {
@@ -216,7 +219,7 @@ func complementParts(c *subsetcheck.Schema) ([]*subsetcheck.Schema, bool) {
 	}
 	const numbers = subsetcheck.TNumber | subsetcheck.TInteger
 	t := c.Types
-	if t&subsetcheck.TInteger != 0 && t&subsetcheck.TNumber == 0 {
+	if t&subsetcheck.TInteger != 0 && t&subsetcheck.TNumber == 0 && within&subsetcheck.TNumber != 0 {
 		return nil, false // the numbers that are not integers have no schema here
 	}
 	if t&subsetcheck.TNumber != 0 {
@@ -226,7 +229,7 @@ func complementParts(c *subsetcheck.Schema) ([]*subsetcheck.Schema, bool) {
 		return &subsetcheck.Schema{Pointer: c.Pointer, Node: c.Node, Types: types, MaxItems: -1, MaxLength: -1}
 	}
 	var parts []*subsetcheck.Schema
-	if others := subsetcheck.AllTypes &^ t; others != 0 {
+	if others := within &^ t; others != 0 {
 		parts = append(parts, part(others))
 	}
 	if t&numbers != 0 {
@@ -267,3 +270,31 @@ func complementParts(c *subsetcheck.Schema) ([]*subsetcheck.Schema, bool) {
 	}
 	return parts, true
 }
+
+// mayTypes is the set of types some value of s has, as far as its
+// alternatives' type keywords tell (AllTypes when unsure).
+func (cp *compiler) mayTypes(s *subsetcheck.Schema, depth int) subsetcheck.Type {
+	s = target(s)
+	if s == nil || isTrue(s) || depth > maxTypeDepth {
+		return subsetcheck.AllTypes
+	}
+	alts, ok := cp.expand(s)
+	if !ok {
+		return subsetcheck.AllTypes
+	}
+	var t subsetcheck.Type
+	for _, a := range alts {
+		if a.opaque != nil {
+			t |= cp.mayTypes(a.opaque, depth+1)
+		} else if !a.plain.False {
+			t |= a.plain.Types
+		}
+	}
+	if t&subsetcheck.TInteger != 0 && t&subsetcheck.TNumber != 0 {
+		t |= subsetcheck.TNumber | subsetcheck.TInteger
+	}
+	return t
+}
+
+// maxTypeDepth bounds mayTypes' walk through opaque alternatives.
+const maxTypeDepth = 32

@@ -19,8 +19,11 @@ import (
 // take a case of their own, so that no value is in two cases.
 //
 // A trigger that is required anyway needs no split (its dependency simply
-// holds); a dependency whose names are all required anyway, or whose schema
-// is the schema itself, brings in nothing. t splitting triggers make 2^t
+// holds); a dependency whose names are all required anyway, and no schema,
+// brings in nothing. A dependent schema that leads back to the schema
+// (dependentSchemas: {"a": {"$ref": "#"}}) is refused (C402) as any $ref
+// cycle that enters no member is: the validator, too, stops such a loop
+// and calls the value invalid. t splitting triggers make 2^t
 // cases, bounded by Options.MaxAlternatives (C402), checked before any
 // case is built.
 
@@ -92,9 +95,9 @@ func (cp *compiler) present(s *subsetcheck.Schema, d subsetcheck.Dependency) []a
 }
 
 // trivialDependency says whether d brings in nothing beyond what s
-// already demands: no schema (or s itself) and names all required.
+// already demands: no schema, and names all required.
 func trivialDependency(s *subsetcheck.Schema, d subsetcheck.Dependency, required []string) bool {
-	if d.Schema != nil && !isTrue(d.Schema) && target(d.Schema) != s {
+	if d.Schema != nil && !isTrue(d.Schema) {
 		return false
 	}
 	for _, r := range d.Required {

@@ -1,6 +1,7 @@
 package subsetcheck
 
 import (
+	"math"
 	"slices"
 	"strconv"
 )
@@ -20,11 +21,29 @@ type keywordCtx struct {
 	ctx buildContext
 }
 
-// propertyCount reads minProperties or maxProperties.
-func (k keywordCtx) propertyCount() {
+// exactCount reads a count keyword's value: a non-negative integer that
+// fits int64. Validators read larger counts differently (the oracle wraps
+// them modulo 2^64: maxProperties 2^64 reads as 0), so no grammar can
+// agree with them all; such a count is refused.
+func (k keywordCtx) exactCount() (int, bool) {
 	n, ok := count(k.m.Value)
 	if !ok {
 		k.bad("must be a non-negative integer")
+		return 0, false
+	}
+	if n == math.MaxInt {
+		if r, _ := k.m.Value.Rat(); !r.Num().IsInt64() {
+			k.bad("%s is beyond 2^63-1, which validators read differently (some wrap it to a small or negative count); write 9223372036854775807 or less", k.m.Value.Num)
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// propertyCount reads minProperties or maxProperties.
+func (k keywordCtx) propertyCount() {
+	n, ok := k.exactCount()
+	if !ok {
 		return
 	}
 	if k.m.Name == "minProperties" {
@@ -60,9 +79,8 @@ func (k keywordCtx) contains() {
 
 // containsCount reads minContains or maxContains into *n.
 func (k keywordCtx) containsCount(n **int) {
-	v, ok := count(k.m.Value)
+	v, ok := k.exactCount()
 	if !ok {
-		k.bad("must be a non-negative integer")
 		return
 	}
 	*n = &v

@@ -21,6 +21,9 @@ type limitFlags struct {
 	maxRules        int
 	maxAlts         int
 	maxMeets        int
+	maxCountStates  int
+	maxMultipleOf   int
+	maxUniqueItems  int
 }
 
 // register adds the limit flags to fs.
@@ -35,6 +38,9 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
 	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and anyOf beside other keywords expand into more than `N` alternatives (C402)")
 	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and anyOf (C402)")
+	fs.IntVar(&l.maxCountStates, "max-count-states", compile.DefaultMaxCountStates, "refuse a count (minProperties/maxProperties over an object's members, contains counts, uniqueItems' sets of values) that needs more than `N` grammar states (C403)")
+	fs.IntVar(&l.maxMultipleOf, "max-multipleof-states", compile.DefaultMaxMultipleOfStates, "refuse a multipleOf whose digit automaton needs more than `N` states (C403)")
+	fs.IntVar(&l.maxUniqueItems, "max-unique-items", compile.DefaultMaxUniqueItems, "refuse uniqueItems on items that take more than `N` values (C402; at most 63)")
 }
 
 // apply copies the limits into opts.
@@ -50,4 +56,7 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 	opts.MaxRules = l.maxRules
 	opts.MaxAlternatives = l.maxAlts
 	opts.MaxMeets = l.maxMeets
+	opts.MaxCountStates = l.maxCountStates
+	opts.MaxMultipleOfStates = l.maxMultipleOf
+	opts.MaxUniqueItems = l.maxUniqueItems
 }
