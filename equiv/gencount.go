@@ -3,6 +3,7 @@ package equiv
 import (
 	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
@@ -218,7 +219,7 @@ func (g *Generator) uniqueArrays(s *subsetcheck.Schema, depth int) []*subsetchec
 		out = append(out, a)
 		if n >= 1 { // the first item again, and an equal number spelled otherwise
 			out = append(out, vArr(append(items, items[0])...))
-			if items[0].Kind == subsetcheck.Number {
+			if items[0].Kind == subsetcheck.Number && !strings.ContainsAny(items[0].Num, "eE") {
 				out = append(out, vArr(append(items, vNum(items[0].Num+"e0"))...))
 			}
 		}

@@ -80,7 +80,7 @@ var CodeTable = []CodeInfo{
 	{CodeRefSiblingsIgnored, "Warning: before 2019-09, validators ignore every keyword beside $ref.", "Move the keywords into the referenced schema, or use 2019-09 or later."},
 	{CodeNoValidValue, "The schema, or a part that must be present, admits no value.", "Loosen the constraints that contradict each other."},
 	{CodeNotExactlyCompilable, "A combination of admitted keywords that the compiler cannot enforce exactly.", "The message says which; simplify the schema."},
-	{CodeGrammarTooLarge, "The grammar would pass a size limit.", "Lower large bounds (maxLength, maxItems) or raise the limit."},
+	{CodeGrammarTooLarge, "The grammar would pass a size limit: Options.MaxRules, or the states a count or multipleOf needs (MaxCountStates, MaxMultipleOfStates).", "Lower large bounds (maxLength, maxItems, minProperties over many optional members, a multipleOf with many digits) or raise the limit the message names."},
 	{CodeInputTooLarge, "The input is larger than Limits.MaxInputBytes (default 16 MiB).", "Split the schema or raise the limit."},
 	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (default 512), or the text's bytes times their nesting depth pass Limits.MaxNestedBytes (default 256 MiB), which bounds the reader's work.", "Flatten the document, for example with $ref to $defs."},
 	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (default 10,000).", "Write a smaller number or raise the limit."},
