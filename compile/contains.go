@@ -2,6 +2,8 @@ package compile
 
 import (
 	"fmt"
+	"math/big"
+	"slices"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
@@ -171,7 +173,12 @@ func (cp *compiler) splitItems(p, s *subsetcheck.Schema, i int) (match, other gb
 		}
 		return literals(in), literals(out), true
 	}
-	parts, ok := complementParts(c, cp.mayTypes(s, 0))
+	within := cp.mayTypes(s, 0)
+	parts, ok := complementParts(c, within)
+	var otherStrings gbnf.Expr // strings outside c's enum, when c is one
+	if !ok {
+		parts, otherStrings, ok = cp.enumComplement(c, s, within)
+	}
 	if !ok {
 		cp.problem(p, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
 			"contains is enforced where the items that do not match it can be described, and the items at %s that fail %q cannot: "+
@@ -192,7 +199,116 @@ func (cp *compiler) splitItems(p, s *subsetcheck.Schema, i int) (match, other gb
 		}
 		outs = append(outs, cp.schemaRef(n))
 	}
-	return match, alt(outs...), true
+	return match, alt(append(outs, otherStrings)...), true
+}
+
+// enumComplement writes the values outside c's enum of scalars (c has
+// nothing else) within the item schema s: the other types, the other
+// booleans, the numbers between the members as open ranges, and (when s
+// admits every string) the strings spelled canonically that are none of
+// the members, as the extra-name grammar writes them. ok is false for an
+// enum holding an array or an object, or beside other keywords, or when
+// s's strings are constrained.
+func (cp *compiler) enumComplement(c, s *subsetcheck.Schema, within subsetcheck.Type) (parts []*subsetcheck.Schema, strs gbnf.Expr, ok bool) {
+	rest := *c
+	rest.Enum = nil
+	if c.Enum == nil || !isTrue(&rest) {
+		return nil, nil, false
+	}
+	const numbers = subsetcheck.TNumber | subsetcheck.TInteger
+	part := func(types subsetcheck.Type) *subsetcheck.Schema {
+		return &subsetcheck.Schema{Pointer: c.Pointer, Node: c.Node, Types: types, MaxItems: -1, MaxLength: -1}
+	}
+	others := within
+	var nums []*big.Rat
+	var names []string
+	var bools []bool
+	for _, m := range c.Enum {
+		switch m.Kind {
+		case subsetcheck.Null:
+			others &^= subsetcheck.TNull
+		case subsetcheck.Bool:
+			others &^= subsetcheck.TBoolean
+			bools = append(bools, m.Bool)
+		case subsetcheck.Number:
+			others &^= numbers
+			r, ok := m.Rat()
+			if !ok {
+				return nil, nil, false
+			}
+			nums = append(nums, r)
+		case subsetcheck.String:
+			others &^= subsetcheck.TString
+			names = append(names, m.Str)
+		default:
+			return nil, nil, false
+		}
+	}
+	if others != 0 {
+		parts = append(parts, part(others))
+	}
+	if within&subsetcheck.TBoolean != 0 && others&subsetcheck.TBoolean == 0 {
+		for _, b := range []bool{true, false} {
+			if !slices.Contains(bools, b) {
+				p := part(subsetcheck.AllTypes)
+				p.Enum = []*subsetcheck.Value{{Kind: subsetcheck.Bool, Bool: b}}
+				parts = append(parts, p)
+			}
+		}
+	}
+	if within&numbers != 0 && others&numbers == 0 {
+		slices.SortFunc(nums, func(a, b *big.Rat) int { return a.Cmp(b) })
+		nums = slices.CompactFunc(nums, func(a, b *big.Rat) bool { return a.Cmp(b) == 0 })
+		for i := 0; i <= len(nums); i++ {
+			p := part(numbers)
+			if i > 0 {
+				p.Lower = &subsetcheck.Bound{Value: nums[i-1], Exclusive: true}
+			}
+			if i < len(nums) {
+				p.Upper = &subsetcheck.Bound{Value: nums[i], Exclusive: true}
+			}
+			parts = append(parts, p)
+		}
+	}
+	if within&subsetcheck.TString != 0 && others&subsetcheck.TString == 0 {
+		if !cp.allStrings(s) {
+			return nil, nil, false
+		}
+		strs = seq(lit(`"`), cp.extraName(names))
+	}
+	return parts, strs, true
+}
+
+// allStrings says whether s admits every string or none: some alternative
+// admits strings without constraining them, or none admits a string.
+func (cp *compiler) allStrings(s *subsetcheck.Schema) bool {
+	s = target(s)
+	if s == nil || isTrue(s) {
+		return true
+	}
+	alts, ok := cp.expand(s)
+	if !ok {
+		return false
+	}
+	some := false
+	for _, a := range alts {
+		if a.opaque != nil {
+			if cp.allStrings(a.opaque) {
+				return true
+			}
+			some = some || cp.mayTypes(a.opaque, 0)&subsetcheck.TString != 0
+			continue
+		}
+		p := a.plain
+		if p.False || p.Types&subsetcheck.TString == 0 {
+			continue
+		}
+		if p.Enum == nil && p.MinLength == 0 && p.MaxLength < 0 && p.Format == "" {
+			return true
+		}
+		some = true
+	}
+	return !some
 }
 
 // literals is the union of texts, nil for none.
