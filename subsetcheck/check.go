@@ -57,8 +57,11 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 	if len(c.errs) > 0 {
 		return nil, c.errs.Err()
 	}
+	if opts.ClosedObjects {
+		c.closeObjects()
+	}
 	c.warns.Sort()
-	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, Doc: doc, Warnings: c.warns}, nil
+	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Doc: doc, Warnings: c.warns}, nil
 }
 
 // formatRefusal says why a format is not asserted and what to write
@@ -266,7 +269,7 @@ func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
 	if c.nBuilt >= c.lim.MaxSubschemas {
 		if !c.tooMany {
 			c.tooMany = true
-			c.errorAt(CodeTooManySchemas, ptr, v.Offset, "the schema has more than %d subschemas (Limits.MaxSubschemas); split it or raise the limit", c.lim.MaxSubschemas)
+			c.errorAt(CodeTooManySchemas, ptr, v.Offset, "the schema has more than %d subschemas (-max-subschemas, Limits.MaxSubschemas); share subschemas through $ref, split the schema, or raise the limit", c.lim.MaxSubschemas)
 		}
 		return c.newSchema(ptr, v)
 	}
@@ -442,8 +445,10 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 		case "format":
 			if val.Kind != String {
 				bad("must be a string")
+			} else if !c.assertFormat && slices.Contains(AssertedFormats, val.Str) {
+				c.warnAt(CodeFormatNotEnforced, kp(), m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; -assert-format (AssertFormat) enforces it exactly", val.Str)
 			} else if !c.assertFormat {
-				c.warnAt(CodeFormatNotEnforced, kp(), m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; use enum if the set of strings is small, or assert formats (AssertFormat, -assert-format)", val.Str)
+				c.warnAt(CodeFormatNotEnforced, kp(), m.NameOffset, "format %q is an annotation here: it is not enforced, and the model may write any string; use enum if the set of strings is small, or check it after decoding (-assert-format enforces only %s, and refuses %q)", val.Str, assertableList, val.Str)
 			} else if slices.Contains(AssertedFormats, val.Str) {
 				s.Format = val.Str
 			} else if !c.metaOnly {
@@ -946,12 +951,28 @@ func writeKey(b *strings.Builder, v *Value) {
 	}
 }
 
+// assertableList names the formats -assert-format enforces, for messages.
+var assertableList = strings.Join(AssertedFormats[:len(AssertedFormats)-1], ", ") + " and " + AssertedFormats[len(AssertedFormats)-1]
+
+// otherDefs is the other draft's name for $defs.
+func otherDefs(name string) string {
+	if name == "$defs" {
+		return "definitions"
+	}
+	return "$defs"
+}
+
 // unknownKeyword warns about a member that constrains nothing in this draft.
 func (c *checker) unknownKeyword(kp func() string, m *Member) {
 	if c.metaOnly {
 		return // no warnings in the meta pass
 	}
-	if k := findKeyword(m.Name); k != nil {
+	if k := findKeyword(m.Name); k != nil && (m.Name == "$defs" || m.Name == "definitions") {
+		// A $ref may point into it all the same: a JSON Pointer reaches
+		// any member, keyword or not.
+		c.warnAt(CodeIgnoredKeyword, kp(), m.NameOffset, "%s is a keyword of %s, not of %s; validators do not read it as a keyword here, but a $ref still reaches the schemas in it by JSON Pointer; rename it %s, or set $schema to a draft that has it, to say what you mean", m.Name, draftNames()[k.Drafts], c.draft, otherDefs(m.Name))
+		return
+	} else if k != nil {
 		c.warnAt(CodeIgnoredKeyword, kp(), m.NameOffset, "%s is a keyword of %s, not of %s, so validators ignore it here; remove it or set $schema to a draft that has it", m.Name, draftNames()[k.Drafts], c.draft)
 		return
 	}

@@ -181,7 +181,7 @@ var Keywords = []Keyword{
 	{"minContains", from2019, ShapeValue, Enforced, Refused, "beside contains only"},
 	{"maxContains", from2019, ShapeValue, Enforced, Refused, "beside contains only"},
 	{"propertyNames", from6, ShapeSchema, Refused, Refused, `list the members in properties with "additionalProperties": false`},
-	{"dependencies", all, ShapeDependency, Enforced, Refused, "both forms (names, schema); enforced in every draft, as the oracle validator does"},
+	{"dependencies", all, ShapeDependency, Enforced, Refused, "both forms (names, schema); enforced in every draft, as validators do"},
 	{"dependentRequired", from2019, ShapeValue, Enforced, Refused, ""},
 	{"dependentSchemas", from2019, ShapeSchemaMap, Enforced, Refused, "met with the object schema when the member is present"},
 	{"unevaluatedItems", from2019, ShapeSchema, Refused, Refused, "use items"},

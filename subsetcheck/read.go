@@ -12,6 +12,18 @@ import (
 	"unicode/utf8"
 )
 
+// InputTooLarge is the L501 problem for an input of size bytes, more than
+// limit; size < 0 means only that it is longer than limit (a stream read up
+// to the limit and one byte more).
+func InputTooLarge(name string, size int64, limit int) *Problem {
+	is := fmt.Sprintf("the input is %d bytes, longer than", size)
+	if size < 0 {
+		is = "the input is longer than"
+	}
+	return &Problem{Code: CodeInputTooLarge, File: name, Line: 1, Col: 1,
+		Message: fmt.Sprintf("%s the limit of %d bytes (-max-input-bytes, Limits.MaxInputBytes); split the schema or raise the limit", is, limit)}
+}
+
 // DefaultLimits are the limits used for every zero field of Limits.
 var DefaultLimits = Limits{
 	MaxInputBytes:   16 << 20,
@@ -57,8 +69,7 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	doc := &Document{Name: name, Data: data}
 	if len(data) > lim.MaxInputBytes {
-		return nil, ErrorList{{Code: CodeInputTooLarge, File: name, Line: 1, Col: 1,
-			Message: fmt.Sprintf("the input is %d bytes, more than the limit of %d (Limits.MaxInputBytes); split the schema or raise the limit", len(data), lim.MaxInputBytes)}}
+		return nil, ErrorList{InputTooLarge(name, int64(len(data)), lim.MaxInputBytes)}
 	}
 	// One copy of the text: every string and number of the tree is a
 	// substring of it, as the caller may reuse data.
@@ -208,7 +219,7 @@ func (s *scanner) close() {
 	}
 	s.nested += s.pos - top.start
 	if s.nested > s.lim.MaxNestedBytes {
-		s.add(CodeTooDeep, top.start, "the text is too deeply nested for its size: its bytes times their depth pass %d (Limits.MaxNestedBytes); flatten the document", s.lim.MaxNestedBytes)
+		s.add(CodeTooDeep, top.start, "the text is too deeply nested for its size: its bytes times their depth pass %d (-max-nested-bytes, Limits.MaxNestedBytes); flatten the document, or raise the limit", s.lim.MaxNestedBytes)
 		panic(errSyntax{})
 	}
 }
@@ -352,7 +363,7 @@ func (s *scanner) scan() {
 // open pushes a container, refusing to pass Limits.MaxDepth.
 func (s *scanner) open(object bool, v *Value) {
 	if len(s.stack) >= s.lim.MaxDepth {
-		s.add(CodeTooDeep, s.pos, "values are nested more than %d deep (Limits.MaxDepth); flatten the document, for example with $ref to $defs", s.lim.MaxDepth)
+		s.add(CodeTooDeep, s.pos, "values are nested more than %d deep (-max-nesting, Limits.MaxDepth); flatten the document, for example with $ref to $defs, or raise the limit", s.lim.MaxDepth)
 		panic(errSyntax{})
 	}
 	first := len(s.items)
@@ -491,7 +502,7 @@ func (s *scanner) value() {
 		// Each Value costs about a hundred bytes once built: count them
 		// here, before anything is allocated.
 		if s.values++; s.values > s.lim.MaxValues {
-			s.add(CodeTooManyValues, s.pos, "the text holds more than %d values (Limits.MaxValues); split it or raise the limit", s.lim.MaxValues)
+			s.add(CodeTooManyValues, s.pos, "the text holds more than %d values (-max-values, Limits.MaxValues); split it or raise the limit", s.lim.MaxValues)
 			panic(errSyntax{})
 		}
 		s.skipSpace()
@@ -618,7 +629,7 @@ func (s *scanner) number() {
 		}
 	}
 	if mantissa > s.lim.MaxNumberDigits || exponent > s.lim.MaxNumberDigits {
-		s.add(CodeNumberTooLarge, start, "the number has %d digits and an exponent of magnitude %d; at most %d of each are read (Limits.MaxNumberDigits)", mantissa, exponent, s.lim.MaxNumberDigits)
+		s.add(CodeNumberTooLarge, start, "the number has %d digits and an exponent of magnitude %d; at most %d of each are read (-max-number-digits, Limits.MaxNumberDigits); write a smaller number or raise the limit", mantissa, exponent, s.lim.MaxNumberDigits)
 		panic(errSyntax{})
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/regex"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -24,6 +25,8 @@ type limitFlags struct {
 	maxCountStates  int
 	maxMultipleOf   int
 	maxUniqueItems  int
+	maxRegexBytes   int
+	maxRegexNesting int
 }
 
 // register adds the limit flags to fs.
@@ -41,6 +44,8 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxCountStates, "max-count-states", compile.DefaultMaxCountStates, "refuse a count (minProperties/maxProperties over an object's members, contains counts, uniqueItems' sets of values) that needs more than `N` grammar states (C403)")
 	fs.IntVar(&l.maxMultipleOf, "max-multipleof-states", compile.DefaultMaxMultipleOfStates, "refuse a multipleOf whose digit automaton needs more than `N` states (C403)")
 	fs.IntVar(&l.maxUniqueItems, "max-unique-items", compile.DefaultMaxUniqueItems, "refuse uniqueItems on items that take more than `N` values (C402; at most 63)")
+	fs.IntVar(&l.maxRegexBytes, "max-regex-bytes", regex.DefaultMaxBytes, "with -format regex: refuse a regex longer than `N` bytes (R602)")
+	fs.IntVar(&l.maxRegexNesting, "max-regex-nesting", regex.DefaultMaxNesting, "with -format regex: refuse a regex whose groups nest deeper than `N` (R603)")
 }
 
 // apply copies the limits into opts.
@@ -59,4 +64,9 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 	opts.MaxCountStates = l.maxCountStates
 	opts.MaxMultipleOfStates = l.maxMultipleOf
 	opts.MaxUniqueItems = l.maxUniqueItems
+}
+
+// regexOptions are the regex limits, with the -max-depth unrolling.
+func (l *limitFlags) regexOptions(maxDepth int) regex.Options {
+	return regex.Options{MaxDepth: maxDepth, MaxBytes: l.maxRegexBytes, MaxNesting: l.maxRegexNesting}
 }
