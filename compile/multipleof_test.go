@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 // TestMultipleOfIntegers compares the grammar with the validator on every
@@ -139,5 +142,46 @@ func TestMultipleOfHostile(t *testing.T) {
 	_, m := mustGrammar(t, checkSchema(t, `{"type":"number","multipleOf":1e-300}`), Options{})
 	if !m.Accepts("-12."+strings.Repeat("0", 299)+"1") || m.Accepts("0."+strings.Repeat("0", 300)+"1") || !m.Accepts("123456789") {
 		t.Error("multipleOf 1e-300 must allow 300 fraction digits and no more")
+	}
+}
+
+// TestMultipleOfOracle: the validator judges multipleOf in exact rational
+// arithmetic (big.Rat on the number's text), as we do: no float quirk to
+// list. Should it ever round, these cases say where.
+func TestMultipleOfOracle(t *testing.T) {
+	for _, tc := range []struct {
+		schema, text string
+		valid        bool
+	}{
+		{`{"multipleOf":0.1}`, `0.3`, true},
+		{`{"multipleOf":0.1}`, `0.30000000000000004`, false},
+		{`{"multipleOf":0.01}`, `19.99`, true},
+		{`{"multipleOf":0.0001}`, `0.00019999999999999999`, false},
+		{`{"multipleOf":1e-300}`, `1e-300`, true},
+		{`{"multipleOf":1e-300}`, `1e-301`, false},
+		{`{"multipleOf":3}`, `1e400`, false},
+		{`{"multipleOf":7}`, `100000000000000000000000007`, false},
+		{`{"multipleOf":7}`, `700000000000000000000000007`, true},
+		{`{"multipleOf":0.123456789}`, `1e308`, false},
+		{`{"type":"integer","multipleOf":0.5}`, `7`, true},
+		{`{"type":"integer","multipleOf":2.5}`, `7.5`, false},
+	} {
+		if got := oracleAccepts(newOracle(t, tc.schema), tc.text); got != tc.valid {
+			t.Errorf("%s %s: the validator says %v, exact arithmetic %v", tc.schema, tc.text, got, tc.valid)
+		}
+		c := checkSchema(t, tc.schema)
+		g, err := Compile(c, Options{})
+		if err != nil {
+			if tc.valid {
+				t.Errorf("%s: %v", tc.schema, err)
+			}
+			continue
+		}
+		m, _ := gbnf.NewMatcher(g)
+		doc, _ := subsetcheck.Read("v", []byte(tc.text), subsetcheck.Limits{})
+		canon, cerr := Canonical(c, doc.Root)
+		if tc.valid && (cerr != nil || !m.Accepts(canon)) || !tc.valid && (cerr == nil || m.Accepts(tc.text)) {
+			t.Errorf("%s %s: Canonical %q %v, grammar on it %v", tc.schema, tc.text, canon, cerr, m.Accepts(canon))
+		}
 	}
 }
