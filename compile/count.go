@@ -58,6 +58,29 @@ func minCount(a, b *int) *int {
 // maximum costs a few block rules, not a state per count. The states
 // other than free ones are bounded by Options.MaxCountStates (C403).
 
+// countsHold says whether every object of p's members meets its counts
+// anyway: its required members reach minProperties, and without extra
+// members all of them stay within maxProperties. Then the object grammar
+// is the one without counts.
+func (cp *compiler) countsHold(p *subsetcheck.Schema, members []objectMember) bool {
+	required := 0
+	for _, m := range members {
+		if m.required {
+			required++
+		}
+	}
+	if required < p.MinProperties {
+		return false
+	}
+	if p.MaxProperties == nil {
+		return true
+	}
+	if ap := p.AdditionalProperties; ap == nil || !ap.False && cp.schemaRef(ap) != nil {
+		return false // extra members may pass any maximum
+	}
+	return len(members) <= *p.MaxProperties
+}
+
 // countedObject is objectExpr for a schema with member counts.
 func (cp *compiler) countedObject(p *subsetcheck.Schema, base string, members []objectMember, names []string) gbnf.Expr {
 	c := &objectCounter{cp: cp, p: p, base: base, members: members, lo: p.MinProperties, hi: -1,

@@ -250,7 +250,7 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 			return nil
 		}
 	}
-	if p.MinProperties > 0 || p.MaxProperties != nil {
+	if (p.MinProperties > 0 || p.MaxProperties != nil) && !cp.countsHold(p, members) {
 		return cp.countedObject(p, base, members, names)
 	}
 	ws, quote := cp.w(), lit(`"`)
