@@ -1,3 +1,6 @@
+// The reader: strict RFC 8259 JSON into a Value tree, in one scan that
+// never recurses, within named limits.
+
 package subsetcheck
 
 import (
@@ -5,7 +8,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -93,66 +95,6 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 	}
 	doc.Root = s.root
 	return doc, nil
-}
-
-// lineStarts lists the byte offset at which each line begins.
-func lineStarts(data []byte) []int {
-	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))
-	for i := 0; ; {
-		j := bytes.IndexByte(data[i:], '\n')
-		if j < 0 {
-			return starts
-		}
-		i += j + 1
-		starts = append(starts, i)
-	}
-}
-
-// Position turns a byte offset into a 1-based line and a 1-based column
-// counted in bytes. Offsets past the end are clamped to the end.
-func (d *Document) Position(offset int) (line, col int) {
-	if offset < 0 {
-		offset = 0
-	}
-	if offset > len(d.Data) {
-		offset = len(d.Data)
-	}
-	// Line starts are found on the first call only: most documents have
-	// no problem to place, and a search of every newline per Read was a
-	// tenth of reading.
-	p := d.lineStarts.Load()
-	if p == nil {
-		// A new variable: taking the address of one declared for both
-		// branches moved it to the heap on every call.
-		starts := lineStarts(d.Data)
-		p = &starts
-		d.lineStarts.Store(p)
-	}
-	starts := *p
-	// The last line starting at or before offset (the first starts at 0).
-	lo, hi := 0, len(starts)
-	for hi-lo > 1 {
-		mid := int(uint(lo+hi) >> 1)
-		if starts[mid] > offset {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return lo + 1, offset - starts[lo] + 1
-}
-
-// problem builds a Problem located at offset in d.
-func (d *Document) problem(code Code, pointer string, offset int, format string, args ...any) *Problem {
-	p := new(Problem)
-	d.place(p, code, pointer, offset, fmt.Sprintf(format, args...))
-	return p
-}
-
-// place fills p as problem would build it, with the message spelled.
-func (d *Document) place(p *Problem, code Code, pointer string, offset int, message string) {
-	line, col := d.Position(offset)
-	*p = Problem{Code: code, File: d.Name, Pointer: pointer, Line: line, Col: col, Message: message}
 }
 
 // frame is one open object or array during scanning, kept to name the
@@ -393,28 +335,6 @@ func (s *scanner) alloc() *Value {
 		v.id = uint32(s.doc.values)
 	}
 	return v
-}
-
-// maxSliceBlock bounds a block of members (and of the checker's lists).
-// Items have a smaller bound, maxItemBlock: their bound from the text also
-// counts the commas between members, five times too many on the corpus.
-const (
-	maxSliceBlock = 256
-	maxItemBlock  = 32
-)
-
-// take cuts n elements from *block, capped at n so that an append to them
-// cannot reach the next container's; a new block is made when too few are
-// left, sized by *left, an upper bound on the elements still to come, and
-// at most most (unless n is more).
-func take[T any](block *[]T, left *int, n, most int) []T {
-	if len(*block) < n {
-		*block = make([]T, max(n, min(*left, most)))
-	}
-	out := (*block)[:n:n]
-	*block = (*block)[n:]
-	*left -= n
-	return out
 }
 
 // newValue makes the Value starting at the position and hangs it in the
@@ -808,76 +728,4 @@ func decodeString(raw string) string {
 func parseHex4(h string) rune {
 	v, _ := strconv.ParseUint(h, 16, 32)
 	return rune(v)
-}
-
-// escapePointerToken escapes one JSON Pointer reference token (RFC 6901).
-func escapePointerToken(s string) string {
-	if strings.IndexByte(s, '~') < 0 && strings.IndexByte(s, '/') < 0 {
-		return s // nearly always: two byte searches are cheaper than ContainsAny
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
-
-// Rat returns the exact value of a number. The reader's MaxNumberDigits
-// limit keeps the result small.
-func (v *Value) Rat() (*big.Rat, bool) {
-	if v == nil || v.Kind != Number {
-		return nil, false
-	}
-	return new(big.Rat).SetString(v.Num)
-}
-
-// Equal reports whether a and b are the same JSON value, as JSON Schema's
-// enum and const compare them: numbers by exact value (1 == 1.0 == 1e0),
-// objects whatever the order of their members, arrays item by item.
-func Equal(a, b *Value) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	if a.Kind != b.Kind {
-		return false
-	}
-	switch a.Kind {
-	case Null:
-		return true
-	case Bool:
-		return a.Bool == b.Bool
-	case String:
-		return a.Str == b.Str
-	case Number:
-		if a.Num == b.Num {
-			return true
-		}
-		x, ok1 := a.Rat()
-		y, ok2 := b.Rat()
-		return ok1 && ok2 && x.Cmp(y) == 0
-	case Array:
-		if len(a.Items) != len(b.Items) {
-			return false
-		}
-		for i := range a.Items {
-			if !Equal(a.Items[i], b.Items[i]) {
-				return false
-			}
-		}
-		return true
-	default:
-		if len(a.Members) != len(b.Members) {
-			return false
-		}
-		get := b.Get
-		if len(b.Members) > 16 { // avoid quadratic work on large objects
-			index := make(map[string]*Value, len(b.Members))
-			for _, m := range b.Members {
-				index[m.Name] = m.Value
-			}
-			get = func(name string) *Value { return index[name] }
-		}
-		for _, m := range a.Members {
-			if !Equal(m.Value, get(m.Name)) {
-				return false
-			}
-		}
-		return true
-	}
 }
