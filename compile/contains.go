@@ -133,7 +133,11 @@ func (cp *compiler) containsArray(p *subsetcheck.Schema, base string, maxN int) 
 		if r == nil {
 			continue
 		}
-		var alts []gbnf.Expr
+		// An item that leads back to the same state (past every cap) is
+		// a repetition, not a rule that names itself: the grammar stays
+		// free of recursion (a regex can be made of it) and llama.cpp
+		// expands no rule per item.
+		var alts, loops []gbnf.Expr
 		if end(s) {
 			alts = append(alts, epsilon())
 		}
@@ -141,13 +145,20 @@ func (cp *compiler) containsArray(p *subsetcheck.Schema, base string, maxN int) 
 			if !live[e.to] {
 				continue
 			}
-			item := seq(e.item, ws, cp.ref(rules[e.to].Name))
+			item := seq(e.item, ws)
 			if s.n > 0 {
 				item = seq(lit(","), ws, item)
 			}
-			alts = append(alts, item)
+			if e.to == s {
+				loops = append(loops, item)
+				continue
+			}
+			alts = append(alts, seq(item, cp.ref(rules[e.to].Name)))
 		}
 		r.Expr = alt(alts...)
+		if len(loops) > 0 {
+			r.Expr = seq(&gbnf.Repeat{Expr: alt(loops...), Min: 0, Max: -1}, r.Expr)
+		}
 	}
 	return seq(lit("["), ws, cp.ref(rules[start].Name), lit("]"))
 }
