@@ -70,11 +70,25 @@ func (cp *compiler) multipleOfRange(p *subsetcheck.Schema, integers bool) gbnf.E
 	if lo != nil && hi != nil && lo.Cmp(hi) > 0 {
 		return nil
 	}
+	// A whole step with trailing zeros (1000 = 1 × 10^3): the multiples
+	// are M followed by the zeros, M a multiple of what is left, so the
+	// automaton needs a state per remainder of 1, not of 1000.
+	zeros := 0
+	if s == 0 {
+		ten, q, m := big.NewInt(10), new(big.Int), new(big.Int)
+		for D.Sign() > 0 {
+			if q.DivMod(D, ten, m); m.Sign() != 0 {
+				break
+			}
+			D = new(big.Int).Set(q)
+			zeros++
+		}
+	}
 	if !D.IsInt64() || D.Int64() > int64(cp.maxMultipleOfStates) {
 		cp.multipleOfTooLarge(p, s, D)
 		return nil
 	}
-	a := &digitAutomaton{cp: cp, p: p, s: s, d: int(D.Int64()), rules: map[digitState]gbnf.Expr{}, byBody: map[string]gbnf.Expr{}}
+	a := &digitAutomaton{cp: cp, p: p, s: s, d: int(D.Int64()), zeros: zeros, rules: map[digitState]gbnf.Expr{}, byBody: map[string]gbnf.Expr{}}
 	var nonNeg, neg gbnf.Expr
 	if hi == nil || hi.Sign() >= 0 {
 		from := new(big.Int)
@@ -121,6 +135,7 @@ type digitAutomaton struct {
 	cp     *compiler
 	p      *subsetcheck.Schema
 	s, d   int    // fraction digits and divisor
+	zeros  int    // the step's trailing zeros, taken out of d (a whole step only)
 	a, b   string // the bounds' digits padded to the width; b "" for none
 	bounds int    // which magnitudes call a and b belong to
 	rules  map[digitState]gbnf.Expr
@@ -142,9 +157,40 @@ type digitState struct {
 	bounds         int // tight states: the bounds they compare with
 }
 
-// magnitudes is the grammar of N/10^s for the multiples N of d in [from,
-// to] (to nil: no upper bound), from >= 0.
+// magnitudes is the grammar of N/10^s for the multiples N of d·10^zeros
+// in [from, to] (to nil: no upper bound), from >= 0.
 func (a *digitAutomaton) magnitudes(from, to *big.Int) gbnf.Expr {
+	if a.zeros == 0 {
+		return a.digitsOf(from, to)
+	}
+	// N = M·10^zeros: M from ceil(from/10^zeros) (at least 1) to
+	// floor(to/10^zeros), then the zeros; and 0 itself, spelled "0".
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(a.zeros)), nil)
+	var zero gbnf.Expr
+	if from.Sign() == 0 {
+		zero = lit("0")
+	}
+	mFrom := new(big.Int).Add(from, new(big.Int).Sub(scale, big.NewInt(1)))
+	mFrom.Quo(mFrom, scale)
+	if mFrom.Sign() == 0 {
+		mFrom.SetInt64(1)
+	}
+	var mTo *big.Int
+	if to != nil {
+		if mTo = new(big.Int).Quo(to, scale); mTo.Cmp(mFrom) < 0 {
+			return zero
+		}
+	}
+	m := a.digitsOf(mFrom, mTo)
+	if m == nil {
+		return zero
+	}
+	return alt(zero, seq(m, lit(strings.Repeat("0", a.zeros))))
+}
+
+// digitsOf is magnitudes without the trailing zeros: N/10^s for the
+// multiples N of d in [from, to].
+func (a *digitAutomaton) digitsOf(from, to *big.Int) gbnf.Expr {
 	a.bounds++ // tight states belong to these bounds only
 	sa := from.String()
 	w := max(len(sa), a.s+1)
