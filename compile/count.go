@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
@@ -48,15 +49,17 @@ func minCount(a, b *int) *int {
 	return a
 }
 
-// Member counts ("minProperties", "maxProperties"): the object grammar
-// walks the members in declaration order, as objectExpr does, and also
-// carries how many members it has written. A state is (the next declared
-// member, the count so far); once the members still to come can no longer
-// take the count out of bounds, the count is forgotten (the state is
-// free), so a bound that every object meets adds nothing. Extra members
-// come last, counted by a bounded repetition (repeat.go), so a large
-// maximum costs a few block rules, not a state per count. The states
-// other than free ones are bounded by Options.MaxCountStates (C403).
+// Member counts ("minProperties", "maxProperties") and the names
+// dependencies bring in (dependencies.go): the object grammar walks the
+// members in declaration order, as objectExpr does, and also carries how
+// many members it has written and which names it still owes. A state is
+// (the next declared member, the count so far, the names owed); once the
+// members still to come can no longer take the count out of bounds, the
+// count is forgotten (-1), so a bound that every object meets adds
+// nothing. Extra members come last, counted by a bounded repetition
+// (repeat.go), so a large maximum costs a few block rules, not a state per
+// count. The states other than free ones are bounded by
+// Options.MaxCountStates (C403).
 
 // countsHold says whether every object of p's members meets its counts
 // anyway: its required members reach minProperties, and without extra
@@ -81,10 +84,11 @@ func (cp *compiler) countsHold(p *subsetcheck.Schema, members []objectMember) bo
 	return len(members) <= *p.MaxProperties
 }
 
-// countedObject is objectExpr for a schema with member counts.
+// countedObject is objectExpr for a schema with member counts or
+// dependencies the grammar carries.
 func (cp *compiler) countedObject(p *subsetcheck.Schema, base string, members []objectMember, names []string) gbnf.Expr {
 	c := &objectCounter{cp: cp, p: p, base: base, members: members, lo: p.MinProperties, hi: -1,
-		req: make([]int, len(members)+1), ws: cp.w(), rules: map[[2]int]gbnf.Expr{}}
+		req: make([]int, len(members)+1), ws: cp.w(), rules: map[[3]int]gbnf.Expr{}}
 	if p.MaxProperties != nil {
 		c.hi = *p.MaxProperties
 	}
@@ -93,6 +97,9 @@ func (cp *compiler) countedObject(p *subsetcheck.Schema, base string, members []
 		if members[i].required {
 			c.req[i]++
 		}
+	}
+	if !c.owing() {
+		return nil
 	}
 	if ap := p.AdditionalProperties; ap == nil || !ap.False {
 		if v := cp.schemaRef(ap); v != nil {
@@ -109,11 +116,55 @@ func (cp *compiler) countedObject(p *subsetcheck.Schema, base string, members []
 			countRange(c.lo, c.hi), c.req[0], countLimit(most))
 		return nil
 	}
-	first, ok := c.more(0, 0, false)
+	first, ok := c.more(0, 0, 0, false)
 	if !ok || c.failed {
 		return nil
 	}
 	return seq(lit("{"), c.ws, first, lit("}"))
+}
+
+// owing fills in what each member's presence brings in: the members whose
+// names it owes (all after it: dependencies.go keeps only such lists), or
+// that it cannot be present (a name it brings in admits no value). false
+// when that would not fit the owed bits, which settleDependencies rules
+// out.
+func (c *objectCounter) owing() bool {
+	n := len(c.members)
+	c.owes = make([]uint64, n)
+	c.never = make([]bool, n)
+	c.triggers = make([]bool, n+1)
+	if c.p.Dependencies == nil {
+		return true
+	}
+	at := make(map[string]int, n)
+	for i, m := range c.members {
+		at[m.name] = i
+	}
+	for _, d := range c.p.Dependencies {
+		t, ok := at[d.Name]
+		if !ok {
+			continue // the trigger admits no value: it never comes
+		}
+		c.triggers[t] = true
+		for _, r := range d.Required {
+			j, ok := at[r]
+			switch {
+			case !ok:
+				c.never[t] = true
+			case c.members[j].required:
+			case j <= t || j >= maxOwed:
+				c.cp.problem(c.p, subsetcheck.CodeNotExactlyCompilable, "internal: a dependency's name comes before its trigger in the object grammar")
+				c.failed = true
+				return false
+			default:
+				c.owes[t] |= 1 << j
+			}
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		c.triggers[i] = c.triggers[i] || c.triggers[i+1]
+	}
+	return true
 }
 
 // objectCounter builds the states of one counted object.
@@ -128,25 +179,31 @@ type objectCounter struct {
 	// extra is an extra member after its opening quote, extraMember the
 	// same after a comma; nil when no extra member may come.
 	extra, extraMember gbnf.Expr
-	rules              map[[2]int]gbnf.Expr // rest rules by state (count -1: free)
-	states             int                  // counted states made, against Options.MaxCountStates
-	failed             bool
+	// owes[i] has the bit of each member member i's presence makes owed;
+	// never[i]: member i cannot be present; triggers[i]: some member from
+	// i on owes names.
+	owes     []uint64
+	never    []bool
+	triggers []bool
+	rules    map[[3]int]gbnf.Expr // rest rules by state (count -1: forgotten)
+	states   int                  // states made, against Options.MaxCountStates
+	failed   bool
 }
 
-// free says whether no way on from (i, k) can break the bounds.
+// free says whether no way on from (i, k) can break the count bounds.
 func (c *objectCounter) free(i, k int) bool {
 	return k < 0 || k+c.req[i] >= c.lo && (c.hi < 0 || c.extra == nil && k+len(c.members)-i <= c.hi)
 }
 
 // more is what may follow k members when member i is the next declared
-// one: a comma and the rest, or the end. comma false: the object's start,
-// where no comma comes. ok is false when nothing may follow, not even the
-// end.
-func (c *objectCounter) more(i, k int, comma bool) (gbnf.Expr, bool) {
+// one, the names in owed still owed: a comma and the rest, or the end.
+// comma false: the object's start, where no comma comes. ok is false when
+// nothing may follow, not even the end.
+func (c *objectCounter) more(i, k int, owed uint64, comma bool) (gbnf.Expr, bool) {
 	if c.free(i, k) {
 		k = -1
 	}
-	endOK := c.req[i] == 0 && (k < 0 || k >= c.lo)
+	endOK := c.req[i] == 0 && owed == 0 && (k < 0 || k >= c.lo)
 	if i == len(c.members) && c.extra != nil && comma {
 		// Only extras may follow: count them by repetition.
 		if k < 0 {
@@ -159,7 +216,7 @@ func (c *objectCounter) more(i, k int, comma bool) (gbnf.Expr, bool) {
 		return c.cp.repeat(c.extraMember, max(0, c.lo-k), hi), true
 	}
 	var next gbnf.Expr
-	if r := c.rest(i, k); r != nil {
+	if r := c.rest(i, k, owed); r != nil {
 		next = seq(lit(`"`), r)
 		if comma {
 			next = seq(lit(","), c.ws, next)
@@ -177,48 +234,51 @@ func (c *objectCounter) more(i, k int, comma bool) (gbnf.Expr, bool) {
 }
 
 // rest is the members from i on, after the opening quote of a name, k
-// members written before (k < 0: free); nil when no member may come. Each
-// state is a rule: two places refer to most of them.
-func (c *objectCounter) rest(i, k int) gbnf.Expr {
-	if c.failed || c.hi >= 0 && k >= c.hi {
+// members written before (k < 0: forgotten), the names in owed still owed;
+// nil when no member may come. Each state is a rule: two places refer to
+// most of them.
+func (c *objectCounter) rest(i, k int, owed uint64) gbnf.Expr {
+	if c.failed || c.hi >= 0 && k >= c.hi || i == len(c.members) && owed != 0 {
 		return nil
 	}
-	key := [2]int{i, k}
+	key := [3]int{i, k, int(owed)}
 	if r, ok := c.rules[key]; ok {
 		return r
 	}
-	if k >= 0 {
+	if k >= 0 || owed != 0 || c.triggers[i] {
 		if c.states++; c.states > c.cp.maxCountStates {
 			c.failed = true
 			c.cp.problem(c.p, subsetcheck.CodeGrammarTooLarge, fmt.Sprintf(
-				"counting the members of this object (minProperties %d, maxProperties %s) over its %d declared members needs more than %d states (Options.MaxCountStates); lower the counts, declare fewer optional members, or raise the limit",
-				c.lo, countLimit(c.hi), len(c.members), c.cp.maxCountStates))
+				"counting the members of this object (minProperties %d, maxProperties %s, %d dependencies) over its %d declared members needs more than %d states (Options.MaxCountStates); lower the counts, declare fewer optional members, or raise the limit",
+				c.lo, countLimit(c.hi), len(c.p.Dependencies), len(c.members), c.cp.maxCountStates))
 			return nil
 		}
 	}
 	c.rules[key] = nil // a state never refers to itself: members only move on
 	var alts []gbnf.Expr
+	nk := k
+	if k >= 0 {
+		nk = k + 1
+	}
 	if i == len(c.members) {
 		if c.extra != nil {
-			nk := k
-			if k >= 0 {
-				nk = k + 1
-			}
-			if m, ok := c.more(i, nk, true); ok {
+			if m, ok := c.more(i, nk, 0, true); ok {
 				alts = append(alts, seq(c.extra, m))
 			}
 		}
 	} else {
 		m := c.members[i]
-		nk := k
-		if k >= 0 {
-			nk = k + 1
+		bit := uint64(0)
+		if i < maxOwed {
+			bit = 1 << i
 		}
-		if after, ok := c.more(i+1, nk, true); ok {
-			alts = append(alts, seq(lit(quotedName(m.name)[1:]), c.ws, lit(":"), c.ws, m.value, c.ws, after))
+		if !c.never[i] {
+			if after, ok := c.more(i+1, nk, owed&^bit|c.owes[i], true); ok {
+				alts = append(alts, seq(lit(quotedName(m.name)[1:]), c.ws, lit(":"), c.ws, m.value, c.ws, after))
+			}
 		}
-		if !m.required {
-			if r := c.rest(i+1, k); r != nil {
+		if !m.required && owed&bit == 0 {
+			if r := c.rest(i+1, k, owed); r != nil {
 				alts = append(alts, r)
 			}
 		}
@@ -230,6 +290,9 @@ func (c *objectCounter) rest(i, k int) gbnf.Expr {
 	suffix := "-any"
 	if k >= 0 {
 		suffix = "-" + strconv.Itoa(k)
+	}
+	if owed != 0 {
+		suffix += "-owing" + strconv.Itoa(bits.OnesCount64(owed))
 	}
 	r := c.cp.addRule(c.cp.newName(c.base+"-count"+strconv.Itoa(i+1)+suffix), e)
 	c.rules[key] = r

@@ -250,7 +250,10 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 			return nil
 		}
 	}
-	if (p.MinProperties > 0 || p.MaxProperties != nil) && !cp.countsHold(p, members) {
+	for _, n := range dependencyNames(p) { // dependencies.go
+		add(n, p.AdditionalProperties)
+	}
+	if p.Dependencies != nil || (p.MinProperties > 0 || p.MaxProperties != nil) && !cp.countsHold(p, members) {
 		return cp.countedObject(p, base, members, names)
 	}
 	ws, quote := cp.w(), lit(`"`)

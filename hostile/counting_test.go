@@ -19,14 +19,27 @@ func manyOptional(n, k int) string {
 	return fmt.Sprintf(`{"type":"object","properties":{%s},"minProperties":%d}`, strings.Join(props, ","), k)
 }
 
-// dependencyFan is an object with n trigger members, each requiring one
-// more: 2^n cases.
-func dependencyFan(n int) string {
-	var deps []string
+// dependencyFan is an object with n trigger members t0..., each requiring
+// one more, q0.... order "backward" declares every q before the t's: each
+// trigger splits the object in two, 2^n cases. "apart" declares the t's
+// and leaves the q's after them: the grammar owes any set of q's, 2^n
+// states. "interleaved" declares each q after its t: one name owed at a
+// time.
+func dependencyFan(n int, order string) string {
+	var deps, props []string
 	for i := range n {
 		deps = append(deps, fmt.Sprintf(`"t%d":["q%d"]`, i, i))
+		if order == "backward" {
+			props = append(props, fmt.Sprintf(`"q%d":{}`, i))
+		}
 	}
-	return `{"type":"object","dependentRequired":{` + strings.Join(deps, ",") + `}}`
+	for i := range n {
+		props = append(props, fmt.Sprintf(`"t%d":{}`, i))
+		if order == "interleaved" {
+			props = append(props, fmt.Sprintf(`"q%d":{}`, i))
+		}
+	}
+	return `{"type":"object","properties":{` + strings.Join(props, ",") + `},"dependentRequired":{` + strings.Join(deps, ",") + `}}`
 }
 
 // uniqueEnum is an array of distinct items from an enum of n numbers.
@@ -44,7 +57,8 @@ var countingRefused = []struct{ name, schema, code string }{
 	{"minProperties over 200 optional members", manyOptional(200, 100), "C403"},
 	{"dependentSchemas cycle", dependencyCycle, "C402"},
 	{"dependentSchemas on itself", `{"properties":{"a":{}},"dependentSchemas":{"a":{"$ref":"#"}}}`, "C402"},
-	{"30 dependency triggers", dependencyFan(30), "C402"},
+	{"30 backward dependency triggers", dependencyFan(30, "backward"), "C402"},
+	{"30 dependency triggers owing any set", dependencyFan(30, "apart"), "C403"},
 	{"uniqueItems on 1,000 values", uniqueEnum(1000), "C402"},
 	{"uniqueItems on any items", `{"type":"array","uniqueItems":true}`, "C402"},
 	{"contains over 10^9 items", `{"type":"array","maxItems":1000000000,"contains":{"type":"string"},"maxContains":2}`, "C403"},
@@ -71,6 +85,8 @@ var countingBounds = []struct {
 		[]string{`0`, `7`, `-700000000000000000000000007`}, []string{`1`, `1` + strings.Repeat("0", 301)}},
 	{"uniqueItems on 8 values", uniqueEnum(8), 40000,
 		[]string{`[]`, `[0,1,2,3,4,5,6,7]`, `[7,0]`}, []string{`[0,0]`, `[1,2,1]`, `[8]`}},
-	{"8 dependency triggers", dependencyFan(8), 1 << 20,
+	{"8 backward dependency triggers", dependencyFan(8, "backward"), 1 << 20,
+		[]string{`{}`, `{"q0":2,"t0":1}`, `{"q3":3,"q7":4,"t3":1,"t7":2}`}, []string{`{"t0":1}`, `{"q3":3,"t3":1,"t7":2}`}},
+	{"30 interleaved dependency triggers", dependencyFan(30, "interleaved"), 40000,
 		[]string{`{}`, `{"t0":1,"q0":2}`, `{"t3":1,"q3":3,"t7":2,"q7":4}`}, []string{`{"t0":1}`, `{"t3":1,"q3":3,"t7":2}`}},
 }
