@@ -130,6 +130,10 @@ func (cp *compiler) settleDependencies(s *subsetcheck.Schema, alts []alternative
 			out = append(out, a)
 			continue
 		}
+		if len(back) >= 30 || len(out)+1<<len(back) > cp.maxAlts { // before any case is built
+			cp.tooManyCases(s, len(back))
+			return nil, false
+		}
 		q := *p
 		q.Dependencies = forward
 		sub := []alternative{{plain: &q}}
