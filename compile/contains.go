@@ -2,8 +2,6 @@ package compile
 
 import (
 	"fmt"
-	"math/big"
-	"slices"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
@@ -165,6 +163,9 @@ func (cp *compiler) containsArray(p *subsetcheck.Schema, base string, maxN int) 
 
 // splitItems is the grammar of the items of schema s (position i of p)
 // that match p.Contains, and of those that do not; either nil when none.
+// The items that do not match are s met with the negation of contains
+// (not.go), or, when s's values can be listed, the listed values contains
+// rejects.
 func (cp *compiler) splitItems(p, s *subsetcheck.Schema, i int) (match, other gbnf.Expr, ok bool) {
 	c := target(p.Contains)
 	switch {
@@ -184,142 +185,22 @@ func (cp *compiler) splitItems(p, s *subsetcheck.Schema, i int) (match, other gb
 		}
 		return literals(in), literals(out), true
 	}
-	within := cp.mayTypes(s, 0)
-	parts, ok := complementParts(c, within)
-	var otherStrings gbnf.Expr // strings outside c's enum, when c is one
-	if !ok {
-		parts, otherStrings, ok = cp.enumComplement(c, s, within)
-	}
-	if !ok {
+	if why := cp.complementReason(c); why != "" {
 		cp.problem(p, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
-			"contains is enforced where the items that do not match it can be described, and the items at %s that fail %q cannot: "+
-				"write contains with only a type, numeric bounds, string lengths or item counts, list the items in enum, or drop contains and check it after decoding",
-			itemPointer(p, i), c.Pointer))
+			"contains is enforced where the items that do not match it can be described, and the items at %s that fail %q cannot: %s; "+
+				"list the items in enum, or drop contains and check it after decoding",
+			itemPointer(p, i), c.Pointer, why))
 		return nil, nil, false
 	}
 	m, ok := cp.conj(s, c)
 	if !ok {
 		return nil, nil, false
 	}
-	match = cp.schemaRef(m)
-	var outs []gbnf.Expr
-	for _, part := range parts {
-		n, ok := cp.conj(s, part)
-		if !ok {
-			return nil, nil, false
-		}
-		outs = append(outs, cp.schemaRef(n))
-	}
-	return match, alt(append(outs, otherStrings)...), true
-}
-
-// enumComplement writes the values outside c's enum of scalars (c has
-// nothing else) within the item schema s: the other types, the other
-// booleans, the numbers between the members as open ranges, and (when s
-// admits every string) the strings spelled canonically that are none of
-// the members, as the extra-name grammar writes them. ok is false for an
-// enum holding an array or an object, or beside other keywords, or when
-// s's strings are constrained.
-func (cp *compiler) enumComplement(c, s *subsetcheck.Schema, within subsetcheck.Type) (parts []*subsetcheck.Schema, strs gbnf.Expr, ok bool) {
-	rest := *c
-	rest.Enum = nil
-	if c.Enum == nil || !isTrue(&rest) {
+	n, ok := cp.conj(s, cp.negation(c))
+	if !ok {
 		return nil, nil, false
 	}
-	const numbers = subsetcheck.TNumber | subsetcheck.TInteger
-	part := func(types subsetcheck.Type) *subsetcheck.Schema {
-		return &subsetcheck.Schema{Pointer: c.Pointer, Node: c.Node, Types: types, MaxItems: -1, MaxLength: -1}
-	}
-	others := within
-	var nums []*big.Rat
-	var names []string
-	var bools []bool
-	for _, m := range c.Enum {
-		switch m.Kind {
-		case subsetcheck.Null:
-			others &^= subsetcheck.TNull
-		case subsetcheck.Bool:
-			others &^= subsetcheck.TBoolean
-			bools = append(bools, m.Bool)
-		case subsetcheck.Number:
-			others &^= numbers
-			r, ok := m.Rat()
-			if !ok {
-				return nil, nil, false
-			}
-			nums = append(nums, r)
-		case subsetcheck.String:
-			others &^= subsetcheck.TString
-			names = append(names, m.Str)
-		default:
-			return nil, nil, false
-		}
-	}
-	if others != 0 {
-		parts = append(parts, part(others))
-	}
-	if within&subsetcheck.TBoolean != 0 && others&subsetcheck.TBoolean == 0 {
-		for _, b := range []bool{true, false} {
-			if !slices.Contains(bools, b) {
-				p := part(subsetcheck.AllTypes)
-				p.Enum = []*subsetcheck.Value{{Kind: subsetcheck.Bool, Bool: b}}
-				parts = append(parts, p)
-			}
-		}
-	}
-	if within&numbers != 0 && others&numbers == 0 {
-		slices.SortFunc(nums, func(a, b *big.Rat) int { return a.Cmp(b) })
-		nums = slices.CompactFunc(nums, func(a, b *big.Rat) bool { return a.Cmp(b) == 0 })
-		for i := 0; i <= len(nums); i++ {
-			p := part(numbers)
-			if i > 0 {
-				p.Lower = &subsetcheck.Bound{Value: nums[i-1], Exclusive: true}
-			}
-			if i < len(nums) {
-				p.Upper = &subsetcheck.Bound{Value: nums[i], Exclusive: true}
-			}
-			parts = append(parts, p)
-		}
-	}
-	if within&subsetcheck.TString != 0 && others&subsetcheck.TString == 0 {
-		if !cp.allStrings(s) {
-			return nil, nil, false
-		}
-		strs = seq(lit(`"`), cp.extraName(names))
-	}
-	return parts, strs, true
-}
-
-// allStrings says whether s admits every string or none: some alternative
-// admits strings without constraining them, or none admits a string.
-func (cp *compiler) allStrings(s *subsetcheck.Schema) bool {
-	s = target(s)
-	if s == nil || isTrue(s) {
-		return true
-	}
-	alts, ok := cp.expand(s)
-	if !ok {
-		return false
-	}
-	some := false
-	for _, a := range alts {
-		if a.opaque != nil {
-			if cp.allStrings(a.opaque) {
-				return true
-			}
-			some = some || cp.mayTypes(a.opaque, 0)&subsetcheck.TString != 0
-			continue
-		}
-		p := a.plain
-		if p.False || p.Types&subsetcheck.TString == 0 {
-			continue
-		}
-		if p.Enum == nil && p.MinLength == 0 && p.MaxLength < 0 && p.Format == "" {
-			return true
-		}
-		some = true
-	}
-	return !some
+	return cp.schemaRef(m), cp.schemaRef(n), true
 }
 
 // literals is the union of texts, nil for none.
@@ -329,99 +210,3 @@ func literals(texts []string) gbnf.Expr {
 	}
 	return literalTrie(texts)
 }
-
-// complementParts writes the values c rejects as a union of plain schemas,
-// where c's own keywords bound only types, numbers, string lengths and
-// item counts (each bound applies to its own type, so the values c rejects
-// are the other types, and per bounded type the values past a bound).
-// Only the types in within matter (the item's own): the numbers that are
-// not integers have no schema, so an integer-only c is complemented only
-// where no such number can come. ok is false for anything else: the
-// combinators' "not" will cover more.
-func complementParts(c *subsetcheck.Schema, within subsetcheck.Type) ([]*subsetcheck.Schema, bool) {
-	if c.Ref != nil || c.AnyOf != nil || c.Enum != nil || c.Format != "" || counts(c) ||
-		len(c.Properties) > 0 || len(c.Required) > 0 || c.AdditionalProperties != nil ||
-		len(c.PrefixItems) > 0 || c.Items != nil {
-		return nil, false
-	}
-	const numbers = subsetcheck.TNumber | subsetcheck.TInteger
-	t := c.Types
-	if t&subsetcheck.TInteger != 0 && t&subsetcheck.TNumber == 0 && within&subsetcheck.TNumber != 0 {
-		return nil, false // the numbers that are not integers have no schema here
-	}
-	if t&subsetcheck.TNumber != 0 {
-		t |= numbers
-	}
-	part := func(types subsetcheck.Type) *subsetcheck.Schema {
-		return &subsetcheck.Schema{Pointer: c.Pointer, Node: c.Node, Types: types, MaxItems: -1, MaxLength: -1}
-	}
-	var parts []*subsetcheck.Schema
-	if others := within &^ t; others != 0 {
-		parts = append(parts, part(others))
-	}
-	if t&numbers != 0 {
-		if b := c.Lower; b != nil && b.Value != nil {
-			below := part(numbers)
-			below.Upper = &subsetcheck.Bound{Value: b.Value, Exclusive: !b.Exclusive}
-			parts = append(parts, below)
-		}
-		if b := c.Upper; b != nil && b.Value != nil {
-			above := part(numbers)
-			above.Lower = &subsetcheck.Bound{Value: b.Value, Exclusive: !b.Exclusive}
-			parts = append(parts, above)
-		}
-	}
-	if t&subsetcheck.TString != 0 {
-		if c.MinLength > 0 {
-			short := part(subsetcheck.TString)
-			short.MaxLength = c.MinLength - 1
-			parts = append(parts, short)
-		}
-		if c.MaxLength >= 0 {
-			long := part(subsetcheck.TString)
-			long.MinLength = c.MaxLength + 1
-			parts = append(parts, long)
-		}
-	}
-	if t&subsetcheck.TArray != 0 {
-		if c.MinItems > 0 {
-			short := part(subsetcheck.TArray)
-			short.MaxItems = c.MinItems - 1
-			parts = append(parts, short)
-		}
-		if c.MaxItems >= 0 {
-			long := part(subsetcheck.TArray)
-			long.MinItems = c.MaxItems + 1
-			parts = append(parts, long)
-		}
-	}
-	return parts, true
-}
-
-// mayTypes is the set of types some value of s has, as far as its
-// alternatives' type keywords tell (AllTypes when unsure).
-func (cp *compiler) mayTypes(s *subsetcheck.Schema, depth int) subsetcheck.Type {
-	s = target(s)
-	if s == nil || isTrue(s) || depth > maxTypeDepth {
-		return subsetcheck.AllTypes
-	}
-	alts, ok := cp.expand(s)
-	if !ok {
-		return subsetcheck.AllTypes
-	}
-	var t subsetcheck.Type
-	for _, a := range alts {
-		if a.opaque != nil {
-			t |= cp.mayTypes(a.opaque, depth+1)
-		} else if !a.plain.False {
-			t |= a.plain.Types
-		}
-	}
-	if t&subsetcheck.TInteger != 0 && t&subsetcheck.TNumber != 0 {
-		t |= subsetcheck.TNumber | subsetcheck.TInteger
-	}
-	return t
-}
-
-// maxTypeDepth bounds mayTypes' walk through opaque alternatives.
-const maxTypeDepth = 32

@@ -129,6 +129,9 @@ func TestDependencies(t *testing.T) {
 		`"required":["a"],"dependentRequired":{"a":["c"]}`,
 		`"minProperties":2,"dependentRequired":{"a":["b"]}`,
 		`"dependentSchemas":{"a":{"anyOf":[{"required":["b"]},{"required":["c"]}]}}`,
+		`"not":{"dependentRequired":{"a":["b"]}}`,
+		`"not":{"dependentSchemas":{"b":{"required":["c"]}},"minProperties":2}`,
+		`"not":{"maxProperties":1}`,
 	} {
 		agree(t, `{"type":"object","properties":{"a":{"type":"integer"},"b":{},"c":{"type":"integer"}},`+s+`}`, texts)
 		agree(t, `{"properties":{"a":{"type":"integer"},"b":{},"c":{"type":"integer"}},"additionalProperties":{"type":"integer"},`+s+`}`, texts)

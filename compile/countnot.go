@@ -10,7 +10,9 @@ import (
 // one of p's counting keywords, each made by part (a schema allowing the
 // given types and nothing else, located at p). why, when not "", says
 // which keyword has no complement here; the caller must then refuse the
-// complement, since leaving a keyword out would make "not" unsound.
+// complement, since leaving a keyword out would make "not" unsound. A part
+// with a Ref (dependentSchemas, through negation) is not plain: it is an
+// opaque alternative.
 //
 //	minProperties k       objects with at most k-1 members
 //	maxProperties m       objects with at least m+1 members
@@ -18,8 +20,8 @@ import (
 //	dependentRequired     objects with the trigger and without one of its names
 //	multipleOf            none here: the numbers that are not multiples
 //	uniqueItems           none: the arrays with a repeated item
-//	dependentSchemas      none here: needs the negation of the schema
-func countsComplement(p *subsetcheck.Schema, part func(subsetcheck.Type) *subsetcheck.Schema) (parts []*subsetcheck.Schema, why string) {
+//	dependentSchemas      objects with the trigger and a value the schema rejects
+func countsComplement(p *subsetcheck.Schema, part func(subsetcheck.Type) *subsetcheck.Schema, negation func(*subsetcheck.Schema) *subsetcheck.Schema) (parts []*subsetcheck.Schema, why string) {
 	if p.Types&subsetcheck.TObject != 0 {
 		if p.MinProperties > 0 {
 			s := part(subsetcheck.TObject)
@@ -34,7 +36,13 @@ func countsComplement(p *subsetcheck.Schema, part func(subsetcheck.Type) *subset
 		}
 		for _, d := range p.Dependencies {
 			if d.Schema != nil {
-				return nil, "the objects that break a dependentSchemas schema need that schema's negation, which is not built here"
+				if negation == nil {
+					return nil, "the objects that break a dependentSchemas schema need that schema's negation, which is not built here"
+				}
+				s := part(subsetcheck.TObject) // the trigger, and a value the schema rejects
+				s.Required = []string{d.Name}
+				s.Ref = negation(d.Schema)
+				parts = append(parts, s)
 			}
 			for _, r := range d.Required {
 				s := part(subsetcheck.TObject)

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
@@ -23,14 +24,14 @@ func TestCountsComplement(t *testing.T) {
 		{`"contains":{"type":"string"},"minContains":2,"maxContains":2`, false},
 		{`"contains":{"type":"string"},"minContains":0,"maxContains":1`, false},
 		{`"dependentRequired":{"a":["b","x"],"c":[]}`, false},
-		{`"dependentSchemas":{"a":{"required":["b"]}}`, true},
+		{`"dependentSchemas":{"a":{"required":["b"]}}`, false},
 		{`"uniqueItems":true`, true},
 		{`"multipleOf":2`, true},
 	} {
 		c := checkSchema(t, `{`+tc.keyword+`}`)
 		cp := newCompiler(c, Options{})
 		p := c.Root
-		parts, why := countsComplement(p, func(ty subsetcheck.Type) *subsetcheck.Schema { return typesOnly(p, ty) })
+		parts, why := countsComplement(p, func(ty subsetcheck.Type) *subsetcheck.Schema { return typesOnly(p, ty) }, cp.negation)
 		if tc.none {
 			if why == "" {
 				t.Errorf("%s: a complement, want none", tc.keyword)
@@ -56,6 +57,21 @@ func TestCountsComplement(t *testing.T) {
 			if cp.schemaRef(s) == nil && len(cp.errs) > 0 {
 				t.Errorf("%s: a part does not compile: %v", tc.keyword, cp.errs.Err())
 			}
+		}
+	}
+}
+
+// TestNotOfCountsRefused: not of a counting keyword without a complement
+// is refused, never compiled without it.
+func TestNotOfCountsRefused(t *testing.T) {
+	for _, tc := range []struct{ schema, want string }{
+		{`{"not":{"multipleOf":2}}`, "not multiples of multipleOf"},
+		{`{"not":{"type":"array","uniqueItems":true}}`, "repeat an item"},
+		{`{"type":"array","contains":{"not":{"multipleOf":3}}}`, "not multiples"},
+	} {
+		_, err := Compile(checkSchema(t, tc.schema), Options{})
+		if err == nil || !strings.Contains(err.Error(), "C402") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want C402 saying %q", tc.schema, err, tc.want)
 		}
 	}
 }

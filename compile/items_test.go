@@ -62,6 +62,10 @@ func TestContains(t *testing.T) {
 			agree(t, `{"type":"array",`+c+n+`}`, texts)
 		}
 	}
+	// not of items: some item breaks it, contains of its negation.
+	agree(t, `{"not":{"items":{"type":["string","null"]}}}`, texts)
+	agree(t, `{"type":"array","not":{"items":{"minimum":5}}}`, texts)
+	agree(t, `{"not":{"type":"array","contains":{"type":"string"},"maxContains":1}}`, texts)
 	// draft-07 has no counts: they are other members there.
 	agree(t, `{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","contains":{"type":"string"},"minContains":3}`, texts)
 }

@@ -47,13 +47,14 @@ func lcmRat(a, b *big.Rat) *big.Rat {
 // hundred, multipleOf 7 over ten-digit bounds a few hundred.
 
 // multipleOfRange is the grammar of the multiples of p.MultipleOf within
-// p's bounds; integers says the schema admits integers only.
-func (cp *compiler) multipleOfRange(p *subsetcheck.Schema, integers bool) gbnf.Expr {
+// p's bounds, of the number types in nc: integers only (TInteger), numbers
+// that are not integers only (TNumber, from a complement), or both.
+func (cp *compiler) multipleOfRange(p *subsetcheck.Schema, nc subsetcheck.Type) gbnf.Expr {
 	d := p.MultipleOf
 	var s int
 	var D *big.Int
 	lower, upper := p.Lower, p.Upper
-	if integers {
+	if nc == subsetcheck.TInteger {
 		D = new(big.Int).Set(d.Num())
 	} else {
 		if !finiteDecimal(&subsetcheck.Bound{Value: d}) {
@@ -88,7 +89,11 @@ func (cp *compiler) multipleOfRange(p *subsetcheck.Schema, integers bool) gbnf.E
 		cp.multipleOfTooLarge(p, s, D)
 		return nil
 	}
-	a := &digitAutomaton{cp: cp, p: p, s: s, d: int(D.Int64()), zeros: zeros, rules: map[digitState]gbnf.Expr{}, byBody: map[string]gbnf.Expr{}}
+	if nc == subsetcheck.TNumber && s == 0 {
+		return nil // the multiples of a whole step are integers
+	}
+	a := &digitAutomaton{cp: cp, p: p, s: s, d: int(D.Int64()), zeros: zeros, fractionOnly: nc == subsetcheck.TNumber,
+		rules: map[digitState]gbnf.Expr{}, byBody: map[string]gbnf.Expr{}}
 	var nonNeg, neg gbnf.Expr
 	if hi == nil || hi.Sign() >= 0 {
 		from := new(big.Int)
@@ -132,16 +137,19 @@ func scaleBound(b *subsetcheck.Bound, scale *big.Rat) *subsetcheck.Bound {
 
 // digitAutomaton builds the states of one multipleOf range.
 type digitAutomaton struct {
-	cp     *compiler
-	p      *subsetcheck.Schema
-	s, d   int    // fraction digits and divisor
-	zeros  int    // the step's trailing zeros, taken out of d (a whole step only)
-	a, b   string // the bounds' digits padded to the width; b "" for none
-	bounds int    // which magnitudes call a and b belong to
-	rules  map[digitState]gbnf.Expr
-	byBody map[string]gbnf.Expr // state rules by exprKey of their bodies
-	states int
-	failed bool
+	cp    *compiler
+	p     *subsetcheck.Schema
+	s, d  int // fraction digits and divisor
+	zeros int // the step's trailing zeros, taken out of d (a whole step only)
+	// fractionOnly: only the multiples that are not integers (a fraction
+	// digit is written).
+	fractionOnly bool
+	a, b         string // the bounds' digits padded to the width; b "" for none
+	bounds       int    // which magnitudes call a and b belong to
+	rules        map[digitState]gbnf.Expr
+	byBody       map[string]gbnf.Expr // state rules by exprKey of their bodies
+	states       int
+	failed       bool
 }
 
 // digitState is one state: see multipleOf's comment. long > 0 marks the
@@ -368,7 +376,7 @@ func (a *digitAutomaton) body(st digitState) gbnf.Expr {
 func (a *digitAutomaton) fraction(st digitState) gbnf.Expr {
 	j := st.pos - (st.width - a.s) // fraction digits written
 	var alts []gbnf.Expr
-	if j == 0 || st.last {
+	if j == 0 && !a.fractionOnly || j > 0 && st.last {
 		rest := st.width - st.pos
 		stop := !st.tlo || strings.Trim(a.a[st.pos:], "0") == ""
 		if stop && a.remainderAfterZeros(st.r, rest) == 0 {
