@@ -191,7 +191,7 @@ var Keywords = []Keyword{
 	{"multipleOf", all, ShapeValue, Enforced, Refused, "exact, in rational arithmetic (0.3 is a multiple of 0.1); a number under multipleOf accepts only plain decimals (no exponent)", checkMultipleOf},
 	{"minProperties", all, ShapeValue, Enforced, Refused, "counts declared and extra members", checkMinProperties},
 	{"maxProperties", all, ShapeValue, Enforced, Refused, "counts declared and extra members", checkMaxProperties},
-	{"contains", from6, ShapeSchema, Enforced, Refused, "exact where the items that do not match it can be described (a type, bounds, lengths, an enum of scalars, or a schema every item or no item matches); refused (C402) otherwise", checkContains},
+	{"contains", from6, ShapeSchema, Enforced, Refused, "exact where the items that do not match it can be described (its complement as not builds it, or the item values listed); refused (C402) otherwise", checkContains},
 	{"minContains", from2019, ShapeValue, Enforced, Refused, "beside contains only", checkMinContains},
 	{"maxContains", from2019, ShapeValue, Enforced, Refused, "beside contains only", checkMaxContains},
 	{"propertyNames", from6, ShapeSchema, Refused, Refused, `list the members in properties with "additionalProperties": false`, checkPropertyNames},
