@@ -44,6 +44,13 @@ type Options struct {
 	MaxAlternatives int
 	MaxMeets        int
 	MaxOneOfPairs   int
+	// MaxCountStates, MaxMultipleOfStates and MaxUniqueItems bound the
+	// grammars of the counting keywords (minProperties, contains counts;
+	// multipleOf; uniqueItems), C403 or C402 beyond them; 0 means
+	// compile's defaults.
+	MaxCountStates      int
+	MaxMultipleOfStates int
+	MaxUniqueItems      int
 	// MaxRelaxRounds bounds the compiles of the lenient profile, which
 	// compiles again after relaxing each place the compiler refused (C405
 	// beyond it); 0 means compile.DefaultMaxRelaxRounds.
@@ -100,12 +107,15 @@ type Grammar struct {
 // returned.
 func Compile(schema []byte, opts Options) (*Grammar, error) {
 	copts := compile.Options{
-		Whitespace:      opts.Whitespace,
-		MaxRules:        opts.MaxRules,
-		MaxAlternatives: opts.MaxAlternatives,
-		MaxMeets:        opts.MaxMeets,
-		MaxOneOfPairs:   opts.MaxOneOfPairs,
-		MaxRelaxRounds:  opts.MaxRelaxRounds,
+		Whitespace:          opts.Whitespace,
+		MaxRules:            opts.MaxRules,
+		MaxAlternatives:     opts.MaxAlternatives,
+		MaxMeets:            opts.MaxMeets,
+		MaxOneOfPairs:       opts.MaxOneOfPairs,
+		MaxCountStates:      opts.MaxCountStates,
+		MaxMultipleOfStates: opts.MaxMultipleOfStates,
+		MaxUniqueItems:      opts.MaxUniqueItems,
+		MaxRelaxRounds:      opts.MaxRelaxRounds,
 	}
 	var checked *subsetcheck.Checked
 	var rules *gbnf.Grammar

@@ -19,17 +19,17 @@ import (
 // of the schema alone, in document order, and last the whole schema. The
 // first rung after which the compiler no longer refuses the place is kept:
 // the widest exact part the ladder finds. All places climb at once, one
-// compile per rung.
+// compile per rung, within Options.MaxRelaxRounds compiles.
 
 // DefaultMaxRelaxRounds is the default of Options.MaxRelaxRounds.
 const DefaultMaxRelaxRounds = 100
 
 // Lenient checks doc under the lenient profile and compiles it, relaxing
-// the places the compiler refuses; checkOpts.Profile is ignored. A named
-// limit (C403, a C402 that names an Options.Max... limit, or the reader's
-// and checker's L5xx), a schema that admits no value (C401) and a problem
+// the places the compiler refuses (relaxable); checkOpts.Profile is
+// ignored. A schema that admits no value (C401), a grammar past
+// Options.MaxRules, the reader's and checker's limits (L5xx) and a problem
 // with the schema itself (S203, S205, ...) stay errors: relaxing cannot
-// mend them, or the limit is the caller's to raise.
+// mend them.
 func Lenient(doc *subsetcheck.Document, checkOpts subsetcheck.Options, opts Options) (*subsetcheck.Checked, *gbnf.Grammar, error) {
 	checkOpts.Profile = subsetcheck.Lenient
 	fixed := checkOpts.Relax
@@ -145,23 +145,20 @@ func docOf(c *subsetcheck.Checked, name string) *subsetcheck.Document {
 }
 
 // relaxable says whether the lenient profile relaxes a refusal of the
-// compiler: a C-code that is not C401 (no valid value: nothing to relax),
-// C403 or a C402 that names one of the Options' limits (the caller raises
-// a limit).
+// compiler: every C-code at a place of the schema, a limit met there too
+// (uniqueItems over values without end, a multipleOf automaton, the meets
+// of a oneOf; the warning quotes the message, which names the limit to
+// raise instead), but C401 (the schema admits no value: nothing to relax)
+// and the whole grammar's size (Options.MaxRules), which relaxing one
+// place would not mend but only blur.
 func relaxable(p *subsetcheck.Problem) bool {
 	switch {
-	case !strings.HasPrefix(string(p.Code), "C"):
+	case !strings.HasPrefix(string(p.Code), "C"), p.Code == subsetcheck.CodeNoValidValue:
 		return false
-	case p.Code == subsetcheck.CodeNoValidValue, p.Code == subsetcheck.CodeGrammarTooLarge:
+	case p.Code == subsetcheck.CodeGrammarTooLarge && strings.Contains(p.Message, "Options.MaxRules"):
 		return false
 	}
-	return !namesLimit(p.Message)
-}
-
-// namesLimit says whether a compiler message is about one of its named
-// limits: every such message names the option, Options.MaxSomething.
-func namesLimit(message string) bool {
-	return strings.Contains(message, "Options.Max")
+	return true
 }
 
 // relaxRoundsProblem is the error of a lenient compile that did not settle

@@ -38,6 +38,7 @@ type tally struct {
 	valid, invalid, texts, sampled, engine int
 	modelBugs, failures, skippedLong       int
 	relaxedAccepts                         int      // lenient: texts accepted that break a relaxed constraint
+	repeatedCounted                        int      // texts with repeated names under minProperties, outside the claim
 	noValid                                []string // compiled schemas the generator found no valid value for
 	refusedBy                              map[subsetcheck.Code]int
 }
@@ -269,7 +270,13 @@ func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
 	}
 	if len(sj.Duplicates) > 0 {
 		// Repeated names: readers differ on which value wins, so the text
-		// is sound only if both readings are valid (DESIGN.md §2).
+		// is sound only if both readings are valid (DESIGN.md §2). Under
+		// minProperties neither reading need be: the grammar counts a
+		// repeated name each time, a reader once (counts_test.go).
+		if countsMembers(r.out.checked) {
+			r.tally.add(func(t *tally) { t.repeatedCounted++ })
+			return true
+		}
 		if r.explain != nil && r.readingRelaxed(sj.First) && r.readingRelaxed(sj.Last) {
 			return true
 		}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
@@ -28,6 +29,8 @@ func TestLenientSchemas(t *testing.T) {
 			t.Fatalf("no schemas for %s", dir.glob)
 		}
 		tl := &tally{}
+		var mu sync.Mutex
+		relaxing := 0
 		t.Run(filepath.Base(filepath.Dir(dir.glob)), func(t *testing.T) {
 			for _, f := range files {
 				t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
@@ -42,12 +45,21 @@ func TestLenientSchemas(t *testing.T) {
 						t.Fatalf("%s: %s under the lenient profile: %v", f, out, out.err)
 					}
 					if len(out.checked.Relaxed) == 0 {
-						t.Errorf("%s: nothing relaxed; the exact profile's tests cover it", f)
+						// As the exact profile takes in more, some of these
+						// schemas stop needing a relaxation.
+						t.Logf("%s: nothing relaxed: the exact profile admits it now", f)
+						return
 					}
+					mu.Lock()
+					relaxing++
+					mu.Unlock()
 				})
 			}
 		})
 		t.Log(tl)
+		if 2*relaxing < len(files) {
+			t.Errorf("%s: only %d of %d schemas need a relaxation: replace the others with schemas the exact profile refuses", dir.glob, relaxing, len(files))
+		}
 		if tl.relaxedAccepts == 0 {
 			t.Errorf("%s: no text breaking a relaxed constraint was tried", dir.glob)
 		}
