@@ -1,6 +1,7 @@
 package llamastacks
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"sort"
@@ -10,6 +11,10 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 )
+
+// corpusDir is the whole corpus for the long mode, as in the other
+// packages: TestAgreesWithMatcher then adds 40 of its Glaiveai2K schemas.
+var corpusDir = flag.String("corpus", "", "also check up to 40 Glaiveai2K schemas under `DIR` (e.g. the JSONSchemaBench corpus)")
 
 // Stack counts worked out by hand from llama.cpp's rewrite rules.
 func TestStackCounts(t *testing.T) {
@@ -95,14 +100,16 @@ func TestRunLimits(t *testing.T) {
 // and each text cut short and with a character changed.
 func TestAgreesWithMatcher(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/corpus/*/*.json")
-	more, _ := filepath.Glob("/work/shared/corpus/jsonschemabench/Glaiveai2K/*.json")
-	sort.Strings(more)
-	if len(more) > 40 {
-		more = more[:40]
-	}
-	files = append(files, more...)
 	if len(files) == 0 {
-		t.Skip("no schemas")
+		t.Fatal("no schemas in testdata/corpus")
+	}
+	if *corpusDir != "" {
+		more, _ := filepath.Glob(filepath.Join(*corpusDir, "Glaiveai2K", "*.json"))
+		if len(more) == 0 {
+			t.Fatalf("no Glaiveai2K schemas under -corpus=%s", *corpusDir)
+		}
+		sort.Strings(more)
+		files = append(files, more[:min(len(more), 40)]...)
 	}
 	checked := 0
 	for _, f := range files {
@@ -148,6 +155,9 @@ func TestAgreesWithMatcher(t *testing.T) {
 		}
 	}
 	t.Logf("%d texts checked", checked)
+	if checked < 1000 {
+		t.Errorf("only %d texts checked", checked)
+	}
 }
 
 // variants are text, text without its last code point, and text with a
