@@ -15,6 +15,7 @@ type Provenance struct {
 	Whitespace string // bounded or compact
 	Draft      string // the schema's draft, e.g. 2020-12
 	Format     string // annotation, or asserted (Options.AssertFormat)
+	Objects    string // "closed" under Options.ClosedObjects; "" (left out of the line) otherwise
 	Schema     string // "sha256:" and the hex SHA-256 of the schema's bytes
 }
 
@@ -22,8 +23,12 @@ const provenancePrefix = "# schema2gbnf "
 
 // String is the comment line, without its newline.
 func (p Provenance) String() string {
+	objects := ""
+	if p.Objects != "" {
+		objects = " objects=" + p.Objects
+	}
 	return provenancePrefix + p.Version + " profile=" + p.Profile + " whitespace=" + p.Whitespace +
-		" draft=" + p.Draft + " format=" + p.Format + " schema=" + p.Schema
+		" draft=" + p.Draft + " format=" + p.Format + objects + " schema=" + p.Schema
 }
 
 // SchemaHash is the Provenance.Schema value for schema bytes.
@@ -58,6 +63,8 @@ func ReadProvenance(grammar string) (Provenance, bool) {
 			p.Draft = v
 		case "format":
 			p.Format = v
+		case "objects":
+			p.Objects = v
 		case "schema":
 			p.Schema = v
 		}

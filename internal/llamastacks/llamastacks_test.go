@@ -12,10 +12,6 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 )
 
-// corpusDir is the whole corpus for the long mode, as in the other
-// packages: TestAgreesWithMatcher then adds 40 of its Glaiveai2K schemas.
-var corpusDir = flag.String("corpus", "", "also check up to 40 Glaiveai2K schemas under `DIR` (e.g. the JSONSchemaBench corpus)")
-
 // Stack counts worked out by hand from llama.cpp's rewrite rules.
 func TestStackCounts(t *testing.T) {
 	for _, c := range []struct {
@@ -95,6 +91,8 @@ func TestRunLimits(t *testing.T) {
 	}
 }
 
+var flagCorpus = flag.String("corpus", "", "also try the first 40 schemas of the Glaiveai2K subset under this JSONSchemaBench `DIR`")
+
 // The model must agree with gbnf.Matcher (itself checked against llama.cpp
 // by the interop tests) on our grammars for testdata schemas: sampled texts,
 // and each text cut short and with a character changed.
@@ -103,10 +101,10 @@ func TestAgreesWithMatcher(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no schemas in testdata/corpus")
 	}
-	if *corpusDir != "" {
-		more, _ := filepath.Glob(filepath.Join(*corpusDir, "Glaiveai2K", "*.json"))
+	if *flagCorpus != "" {
+		more, _ := filepath.Glob(filepath.Join(*flagCorpus, "Glaiveai2K", "*.json"))
 		if len(more) == 0 {
-			t.Fatalf("no Glaiveai2K schemas under -corpus=%s", *corpusDir)
+			t.Fatalf("no Glaiveai2K schemas under -corpus=%s", *flagCorpus)
 		}
 		sort.Strings(more)
 		files = append(files, more[:min(len(more), 40)]...)
