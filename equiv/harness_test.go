@@ -13,6 +13,7 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
+	"github.com/schema2gbnf/schema2gbnf/interop"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -91,7 +92,7 @@ func (tl *tally) require(t testing.TB, minCompiled int) {
 	low("invalid values", tl.invalid, perSchema.invalid)
 	low("texts matched", tl.texts, perSchema.texts)
 	low("texts sampled", tl.sampled, perSchema.sampled)
-	if *flagEngine {
+	if *flagEngine && !interop.Skipped() { // TestLlamaEngine says when it is skipped
 		low("engine checks", tl.engine, perSchema.engine)
 	}
 	if len(tl.noValid) > 0 && (*flagCorpus == "" || len(tl.noValid)*100 > n) {
