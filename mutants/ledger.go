@@ -142,8 +142,8 @@ var compilerMutations = []mutation{
 	// Decimal bounds (compile/number.go).
 	{
 		ID: "dec-exclusive-minimum", File: "compile/number.go",
-		Old:  "return alt(\n\t\t\tseq(lit(intA.String()), cp.fraction(cp.fracAbove(fracA, 0, loStrict))),",
-		New:  "return alt(\n\t\t\tseq(lit(intA.String()), cp.fraction(cp.fracAbove(fracA, 0, false))),",
+		Old:  "return alt(\n\t\t\tseq(lit(intA.String()), frac(cp.fracAbove(fracA, 0, loStrict))),",
+		New:  "return alt(\n\t\t\tseq(lit(intA.String()), frac(cp.fracAbove(fracA, 0, false))),",
 		Bug:  "a decimal exclusiveMinimum with no maximum lets the bound itself through",
 		Pkgs: []string{compilePkg}, Run: numbers,
 	},
