@@ -79,6 +79,7 @@ func runSuite(t *testing.T, profile subsetcheck.Profile, ledgerFile string) {
 		}
 	}
 	t.Log(tl)
+	tl.require(t, 200)
 	got := strings.Join(ledger, "\n") + "\n"
 	if *flagUpdate {
 		if err := os.WriteFile(ledgerFile, []byte(got), 0o644); err != nil {
