@@ -59,16 +59,13 @@ func newChecker(doc *Document, opts Options) *checker {
 	if c.draft == 0 {
 		c.draft = Draft2020
 	}
-	c.baseURI = opts.BaseURI
-	if c.baseURI == "" {
-		c.baseURI = DefaultBaseURI
+	c.baseURI, c.baseURL = DefaultBaseURI, defaultBaseURL
+	if opts.BaseURI != "" {
+		if u, err := url.Parse(opts.BaseURI); err == nil && u.IsAbs() {
+			c.baseURI, _, _ = strings.Cut(opts.BaseURI, "#")
+			c.baseURL = u
+		}
 	}
-	c.baseURL, _ = url.Parse(c.baseURI)
-	if c.baseURL == nil || !c.baseURL.IsAbs() {
-		c.baseURI = DefaultBaseURI
-		c.baseURL, _ = url.Parse(c.baseURI)
-	}
-	c.baseURI, _, _ = strings.Cut(c.baseURI, "#")
 	c.rootBase = c.baseURI
 	for uri := range c.docs {
 		c.docOrder = append(c.docOrder, uri)

@@ -17,6 +17,9 @@ import (
 // schema read from memory.
 const DefaultBaseURI = "file:///schema.json"
 
+// defaultBaseURL is DefaultBaseURI parsed, once: a check only reads it.
+var defaultBaseURL, _ = url.Parse(DefaultBaseURI)
+
 // resource is a schema a URI names: its value, document, JSON Pointer and
 // the base URI in force there (its own $id applied).
 type resource struct {
@@ -63,6 +66,11 @@ func baseAt(base, ref string) string {
 // resource returns the schema resource uri names, indexing the documents
 // on first use.
 func (c *checker) resource(uri string) (resource, bool) {
+	if uri == c.rootBase {
+		// The root's own base, as for every "#/..." outside an embedded
+		// resource: no index needed (a duplicate of it is refused, S203).
+		return resource{v: c.main.Root, doc: c.main, base: c.rootBase}, true
+	}
 	if c.resources == nil {
 		c.indexResources()
 	}
