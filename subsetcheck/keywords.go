@@ -265,6 +265,9 @@ func LookupKeyword(name string, d Draft) *Keyword {
 	return k
 }
 
+// IsKeyword reports whether name is a keyword of some draft.
+func IsKeyword(name string) bool { return findKeyword(name) != nil }
+
 // sortedKeywords returns the table ordered by name, for the docs.
 func sortedKeywords() []Keyword {
 	ks := append([]Keyword(nil), Keywords...)

@@ -14,6 +14,9 @@
 //	                  or "spelling" (the schema accepts the value, but the grammar only
 //	                  allows its canonical spelling: member order, "1.0", escapes,
 //	                  whitespace beyond the bound, trailing whitespace)
+//	SCHEMA_INVALID    a lenient grammar accepts the text, and the whole schema, checked
+//	                  after decoding by a validator, rejects it for a constraint the
+//	                  grammar relaxed: the keyword and both pointers given (lenient.go)
 //	REFUSED_SCHEMA    the schema is outside the profile; Problems lists why
 //	GRAMMAR_MISMATCH  the grammar accepts the text but the schema rejects it: the
 //	                  grammar was not compiled from this schema (only with a grammar
@@ -33,6 +36,7 @@ import (
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/internal/validate"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -47,10 +51,11 @@ const (
 	RefusedSchema   Class = "REFUSED_SCHEMA"
 	GrammarMismatch Class = "GRAMMAR_MISMATCH"
 	LimitExceeded   Class = "LIMIT_EXCEEDED"
+	SchemaInvalid   Class = "SCHEMA_INVALID"
 )
 
 // Classes lists every class, in a fixed order (for counts and docs).
-var Classes = []Class{CompleteValid, Incomplete, ParseError, OffGrammar, RefusedSchema, GrammarMismatch, LimitExceeded}
+var Classes = []Class{CompleteValid, Incomplete, ParseError, OffGrammar, SchemaInvalid, RefusedSchema, GrammarMismatch, LimitExceeded}
 
 // Reasons of an OFF_GRAMMAR verdict.
 const (
@@ -130,6 +135,9 @@ type Judge struct {
 	matcher *gbnf.Matcher
 	schema  *subsetcheck.Checked
 	lim     Limits
+	// full validates the whole schema after decoding, for a lenient
+	// grammar (lenient.go); nil for one that enforces its whole schema.
+	full *validate.Validator
 }
 
 // New builds a Judge from a compiled grammar.
@@ -152,7 +160,11 @@ func NewWithRules(rules *gbnf.Grammar, schema *subsetcheck.Checked, lim Limits) 
 	if err != nil {
 		return nil, err
 	}
-	return &Judge{matcher: m, schema: schema, lim: lim.withDefaults()}, nil
+	j := &Judge{matcher: m, schema: schema, lim: lim.withDefaults()}
+	if err := j.validateAfter(); err != nil {
+		return nil, err
+	}
+	return j, nil
 }
 
 // Refused is the verdict for a schema that did not compile: err's problems
@@ -193,12 +205,17 @@ func (j *Judge) Judge(text []byte) Verdict {
 	if r.Accepted {
 		v := j.at(CompleteValid, text, len(text))
 		v.Message = "the grammar accepts the whole text"
-		if doc, err := subsetcheck.Read("text", text, subsetcheck.Limits{}); err == nil {
+		doc, err := subsetcheck.Read("text", text, subsetcheck.Limits{MaxInputBytes: j.lim.MaxTextBytes})
+		if err == nil {
 			if f := compile.Explain(j.schema, doc.Root); f != nil {
 				v = j.at(GrammarMismatch, text, len(text))
 				v.Message = "the grammar accepts the text but the schema rejects it (" + f.Message + "): the grammar was not compiled from this schema"
 				v.setFailure(f)
+				return v
 			}
+		}
+		if j.full != nil {
+			return j.afterDecoding(text, err, v)
 		}
 		return v
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 	"github.com/schema2gbnf/schema2gbnf/verdict"
 )
 
@@ -26,6 +27,7 @@ var verdictExit = map[verdict.Class]int{
 	verdict.OffGrammar:      5,
 	verdict.GrammarMismatch: 6,
 	verdict.LimitExceeded:   7,
+	verdict.SchemaInvalid:   11, // after 8-10 of the llama-server verbs
 }
 
 // maxJSONLLineBytes bounds one line of --jsonl input; a longer line stops
@@ -51,6 +53,11 @@ from SCHEMA (or the grammar given by -grammar), and prints one verdict:
   GRAMMAR_MISMATCH  the -grammar accepts a text the schema rejects: it was    exit 6
                     not compiled from SCHEMA
   LIMIT_EXCEEDED    the text is too large to judge                            exit 7
+  SCHEMA_INVALID    -profile lenient (or a -grammar whose provenance says     exit 11
+                    profile=lenient): the grammar accepts the text, and the
+                    whole schema, validated after decoding, rejects its value
+                    for a constraint the grammar relaxed (keyword, schema and
+                    instance pointers)
 
 One final newline of TEXT is dropped (echo and jq -r add one; a grammar never
 ends with one) unless -exact is given.
@@ -87,7 +94,9 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.jsonl, "jsonl", false, "batch: TEXT holds JSON Lines, one output per line (see above)")
 	fs.StringVar(&f.grammar, "grammar", "", "judge with the grammar in `FILE` instead of compiling SCHEMA; warns when its provenance comment names another schema or options, or is missing")
 	fs.BoolVar(&f.exact, "exact", false, "judge TEXT byte for byte, keeping a final newline")
-	fs.StringVar(&f.profile, "profile", "exact", "`NAME` of the keyword subset: exact or portable")
+	fs.StringVar(&f.profile, "profile", "exact", profileUsage)
+	fs.StringVar(&f.refs.dir, "refs", "", refsUsage)
+	fs.Var(&f.refs.pairs, "ref", refUsage)
 	fs.StringVar(&f.draft, "draft", "2020-12", "`DRAFT` assumed when the schema has no $schema: 4, 6, 7, 2019-09 or 2020-12")
 	fs.StringVar(&f.whitespace, "whitespace", "bounded", "`MODE` the grammar was compiled with: bounded or compact")
 	fs.BoolVar(&f.assert, "assert-format", false, assertFormatUsage)
@@ -117,6 +126,7 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	opts.Name = name
 	opts.YAML = isYAMLName(pos[0])
+	opts.BaseURI = f.refs.baseURI(pos[0])
 
 	judge, warnings, refused, err := buildJudge(schema, opts, f.grammar, whitespaceSet)
 	if err != nil {
@@ -176,14 +186,27 @@ func buildJudge(schema []byte, opts schema2gbnf.Options, grammarPath string, whi
 		j, err := verdict.New(g, verdict.Limits{})
 		return j, nil, nil, err
 	}
-	checked, err := schema2gbnf.Check(schema, opts)
-	if err != nil {
-		v := verdict.Refused(err)
-		return nil, nil, &v, nil
-	}
 	src, err := os.ReadFile(grammarPath)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	// A lenient grammar (its provenance says so, or -profile lenient) is
+	// judged with the whole schema validated after decoding: the checked
+	// schema must list every relaxation, the compiler's too.
+	if p, ok := schema2gbnf.ReadProvenance(string(src)); ok && p.Profile == string(subsetcheck.Lenient) {
+		opts.Profile = subsetcheck.Lenient
+	}
+	var checked *subsetcheck.Checked
+	if opts.Profile == subsetcheck.Lenient {
+		g, err := schema2gbnf.Compile(schema, opts)
+		if err != nil {
+			v := verdict.Refused(err)
+			return nil, nil, &v, nil
+		}
+		checked = g.Schema
+	} else if checked, err = schema2gbnf.Check(schema, opts); err != nil {
+		v := verdict.Refused(err)
+		return nil, nil, &v, nil
 	}
 	rules, err := gbnf.Parse(string(src))
 	if err != nil {
@@ -198,6 +221,7 @@ func buildJudge(schema []byte, opts schema2gbnf.Options, grammarPath string, whi
 	want := schema2gbnf.Provenance{
 		Version:    schema2gbnf.Version,
 		Profile:    string(checked.Profile),
+		Relaxed:    len(checked.Relaxed),
 		Whitespace: string(opts.Whitespace),
 		Draft:      checked.Draft.String(),
 		Format:     "annotation",

@@ -308,6 +308,8 @@ func (r *Result) failure(e *jsonschema.ValidationError) *Failure {
 	}
 	if len(path) > 0 {
 		kw = path[0]
+	} else if i := strings.LastIndexByte(ptr, '/'); i >= 0 && subsetcheck.IsKeyword(ptr[i+1:]) {
+		kw = ptr[i+1:] // the schema false, as the value of a keyword
 	}
 	return &Failure{Keyword: kw, File: file, SchemaPointer: ptr, InstancePointer: instancePointer(e.InstanceLocation),
 		Message: strings.TrimSpace(e.ErrorKind.LocalizedString(printer))}
