@@ -184,3 +184,12 @@ func (i memInfo) Mode() fs.FileMode  { return 0o444 }
 func (i memInfo) ModTime() time.Time { return time.Time{} }
 func (i memInfo) IsDir() bool        { return false }
 func (i memInfo) Sys() any           { return nil }
+
+// TestPortableKeepsRefsInside: the portable profile refuses a $ref to
+// another document even when it is handed in: engines read one document.
+func TestPortableKeepsRefsInside(t *testing.T) {
+	folder := fstest.MapFS{"x.json": {Data: []byte(`{"type":"integer"}`)}}
+	_, err := schema2gbnf.Compile([]byte(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","additionalProperties":false,"properties":{"a":{"$ref":"x.json"}}}`),
+		schema2gbnf.Options{Profile: subsetcheck.Portable, Refs: []schema2gbnf.RefSource{{Prefix: "file:///", FS: folder}}})
+	assert.Contains(t, codesOf(t, err), subsetcheck.CodePortableRule)
+}

@@ -82,6 +82,10 @@ func (c *checker) resolve(p pendingRef) *Schema {
 	}
 	frag = dec
 	res, found := c.resource(uri)
+	if found && res.doc != c.main && c.profile == Portable {
+		c.errorAt(CodePortableRule, p.pointer(), at, "%q refers to another document; engines read one document, so a portable schema keeps its $refs inside it: copy the schema into definitions and write \"#/definitions/name\"", ref)
+		return nil
+	}
 	if !found {
 		c.refusal(p.from.Node, p.member, CodeRemoteRef, p.pointer(), at, "%q refers to another document (%s), which was not handed in; nothing is fetched: hand in its file (-refs DIR, or -ref URI=FILE; Options.Refs), or copy the schema into $defs and write \"#/$defs/name\"", ref, uri)
 		return nil
