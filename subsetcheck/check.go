@@ -512,5 +512,5 @@ func (c *checker) refuse(k *keywordAt, kw *Keyword) {
 		c.errorAt(CodeRefusedKeyword, c.pointerOf(k), k.m.NameOffset, "%s is %s", k.m.Name, notPortable)
 		return
 	}
-	c.refusal(k.obj, k.m, CodeRefusedKeyword, c.pointerOf(k), k.m.NameOffset, "%s is not supported: %s", k.m.Name, kw.Note)
+	c.errorAt(CodeRefusedKeyword, c.pointerOf(k), k.m.NameOffset, "%s is not supported: %s", k.m.Name, kw.Note)
 }

@@ -67,7 +67,7 @@ func finishFormat(c *checker, k *keywordAt) {
 	if k.s.Types&TString == 0 {
 		c.warnAt(CodeFormatNotEnforced, ptr, m.NameOffset, "format %q constrains strings only, and this schema's type admits none: it has no effect here", m.Value.Str)
 	} else {
-		c.refusal(k.obj, m, CodeFormatNotExact, ptr, m.Value.Offset, "%s", formatRefusal(m.Value.Str))
+		c.errorAt(CodeFormatNotExact, ptr, m.Value.Offset, "%s", formatRefusal(m.Value.Str))
 	}
 }
 

@@ -16,9 +16,10 @@
 // prefixItems, ...) drops that one too.
 //
 // The walk is run again until the relaxations are settled: each walk
-// applies the relaxations decided so far, meets the keywords the profile
-// refuses (S201, S206, S210) as wishes, and then reads the live schema
-// graph for polarity. A schema the exact profile admits meets no wish and
+// applies the relaxations decided so far, meets what the profile refuses
+// (S201, S206, S210: any S-code but the schema's own errors,
+// relaxedRefusal) as wishes to relax the keyword refused, and then reads
+// the live schema graph for polarity. A schema the exact profile admits meets no wish and
 // is checked in one walk, into the very Schema graph the exact profile
 // builds.
 
@@ -158,27 +159,6 @@ func conditionWhat(at *Value) string {
 	return "if/then/else is not enforced"
 }
 
-// refusal is a problem that the exact profile refuses a schema for: an
-// error, or, under the lenient profile, a wish to relax keyword m of the
-// schema at.
-func (c *checker) refusal(at *Value, m *Member, code Code, ptr string, offset int, format string, args ...any) {
-	if c.lenient == nil || c.metaOnly {
-		c.errorAt(code, ptr, offset, format, args...)
-		return
-	}
-	why := fmt.Sprintf(format, args...) + " [" + string(code) + "]"
-	var w relaxation
-	switch code {
-	case CodeRemoteRef:
-		w = relaxation{at: at, m: m, kind: relaxDrop, code: CodeRelaxedRef, pointer: ptr,
-			message: "this $ref is not followed, and the schema it names is not enforced: " + why}
-	default:
-		w = keywordWish(at, m, ptr, "the exact profile refuses it: "+why)
-	}
-	w.doc = c.doc
-	c.lenient.wishes = append(c.lenient.wishes, w)
-}
-
 // schemaErrors are the checker's codes that say the schema itself is wrong,
 // which no relaxation mends; every other S-code is a refusal of the exact
 // profile, relaxed under the lenient one (S201, S206, S210, and a code a
@@ -205,7 +185,12 @@ func (c *checker) relaxedRefusal(code Code, ptr, message string) bool {
 	if m == nil {
 		return false
 	}
-	w := keywordWish(v, m, ptr, "the exact profile refuses it: "+message+" ["+string(code)+"]")
+	why := message + " [" + string(code) + "]"
+	w := keywordWish(v, m, ptr, "the exact profile refuses it: "+why)
+	if code == CodeRemoteRef {
+		w = relaxation{at: v, m: m, kind: relaxDrop, code: CodeRelaxedRef, pointer: ptr,
+			message: "this $ref is not followed, and the schema it names is not enforced: " + why}
+	}
 	w.doc = c.doc
 	c.lenient.wishes = append(c.lenient.wishes, w)
 	return true

@@ -87,7 +87,7 @@ func (c *checker) resolve(p pendingRef) *Schema {
 		return nil
 	}
 	if !found {
-		c.refusal(p.from.Node, p.member, CodeRemoteRef, p.pointer(), at, "%q refers to another document (%s), which was not handed in; nothing is fetched: hand in its file (-refs DIR, or -ref URI=FILE; Options.Refs), or copy the schema into $defs and write \"#/$defs/name\"", ref, uri)
+		c.errorAt(CodeRemoteRef, p.pointer(), at, "%q refers to another document (%s), which was not handed in; nothing is fetched: hand in its file (-refs DIR, or -ref URI=FILE; Options.Refs), or copy the schema into $defs and write \"#/$defs/name\"", ref, uri)
 		return nil
 	}
 	if frag != "" && !strings.HasPrefix(frag, "/") {
