@@ -28,7 +28,6 @@ package subsetcheck
 import (
 	"fmt"
 	"slices"
-
 	"strings"
 )
 
