@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -16,23 +17,40 @@ func TestHostile(t *testing.T) {
 		j     *Judge
 		text  string
 		class Class
+		limit string // the Limits field named
 	}{
-		{"deep open arrays", anything, deep, Incomplete},
-		{"deep closed arrays", anything, deep + strings.Repeat("]", 100000), CompleteValid}, // beyond the strict reader's MaxDepth, but {} takes it
-		{"long string, unfinished", anything, `"` + strings.Repeat("a", 1<<20), Incomplete},
-		{"long string", anything, `"` + strings.Repeat("a", 1<<20) + `"`, CompleteValid},
-		{"too large", anything, strings.Repeat(" ", 17<<20), LimitExceeded},
-		{"NUL", person, "{\x00", ParseError},
-		{"NUL in a string", person, "{\"name\":\"\x00\"}", ParseError},
-		{"long number", anything, strings.Repeat("9", 10000), CompleteValid},
-		{"huge exponent", person, `{"name":"a","age":1e999999999}`, ParseError},
-		{"many members", anything, "{" + strings.Repeat(`"a":1,`, 50000) + `"b":2}`, CompleteValid}, // duplicate names: {} takes them, as the oracle does
+		{"deep open arrays", anything, deep, Incomplete, ""},
+		{"deep closed arrays", anything, deep + strings.Repeat("]", 100000), LimitExceeded, "Reader.MaxDepth"}, // {} takes it, but it is beyond the reader's MaxDepth
+		{"long string, unfinished", anything, `"` + strings.Repeat("a", 1<<20), Incomplete, ""},
+		{"long string", anything, `"` + strings.Repeat("a", 1<<20) + `"`, CompleteValid, ""},
+		{"too large", anything, strings.Repeat(" ", 17<<20), LimitExceeded, "MaxTextBytes"},
+		{"NUL", person, "{\x00", ParseError, ""},
+		{"NUL in a string", person, "{\"name\":\"\x00\"}", ParseError, ""},
+		{"long number", anything, strings.Repeat("9", 10000), CompleteValid, ""},
+		{"huge exponent", person, `{"name":"a","age":1e999999999}`, LimitExceeded, "Reader.MaxNumberDigits"}, // beyond the reader's MaxNumberDigits
+		{"many members", anything, "{" + strings.Repeat(`"b":1,`, 50000) + `"a":2}`, ParseError, ""},         // {} takes repeated names, the strict reader does not (J102)
+		{"many distinct members", anything, "{" + strings.Repeat(`"b":1,`, 1) + members(50000) + `}`, CompleteValid, ""},
 	} {
 		v := c.j.Judge([]byte(c.text))
 		if v.Class != c.class || v.Message == "" {
 			t.Errorf("%s: got %s (%s), want %s", c.name, v.Class, v.Message, c.class)
 		}
+		if (v.Class == LimitExceeded) != (v.Limit != "") || v.Limit != c.limit {
+			t.Errorf("%s: limit %q, want %q", c.name, v.Limit, c.limit)
+		}
 	}
+}
+
+// members is n members with distinct names: "m0":0,"m1":1,...
+func members(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"m%d":%d`, i, i)
+	}
+	return b.String()
 }
 
 // FuzzJudge: every text gets a class from the closed set and an offset
