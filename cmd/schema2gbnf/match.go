@@ -1,46 +1,79 @@
 package main
 
 import (
+	"bytes"
+	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 )
 
-// runMatch is "schema2gbnf match GRAMMAR [TEXT|-]": exit 0 when the grammar
-// accepts the whole text, 1 when it does not (saying where the text left the
-// grammar), 2 when the grammar does not parse or a file cannot be read.
+const matchUsage = `usage: schema2gbnf match [flags] GRAMMAR [TEXT|-]
+
+Says whether GRAMMAR accepts the whole TEXT (default stdin): exit 0 when it
+does, 1 when it does not (saying where the text left the grammar), 2 when
+the grammar does not parse, is over a limit, or a file cannot be read.
+
+` + finalNewlineRule + `
+flags:
+`
+
+// finalNewlineRule is the one rule match and verdict follow for a final
+// newline, said in both verbs' usage.
+const finalNewlineRule = `One final newline of TEXT ("\n" or "\r\n") is dropped: echo, jq -r and
+editors add one, and a grammar never ends with one. -exact keeps every byte.`
+
+// runMatch is "schema2gbnf match GRAMMAR [TEXT|-]".
 func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) < 1 || len(args) > 2 {
-		fmt.Fprint(stderr, "usage: schema2gbnf match GRAMMAR [TEXT|-]\n")
+	var lim judgeLimitFlags
+	var exact bool
+	fs := flag.NewFlagSet("schema2gbnf match", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, matchUsage)
+		fs.PrintDefaults()
+	}
+	fs.BoolVar(&exact, "exact", false, "match TEXT byte for byte, keeping a final newline")
+	lim.register(fs, false)
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
 		return exitUsage
 	}
-	src, _, err := readInput(args[0], stdin, maxTextBytes)
+	if len(pos) < 1 || len(pos) > 2 {
+		fmt.Fprintf(stderr, "schema2gbnf: want GRAMMAR [TEXT|-], got %d arguments\n", len(pos))
+		fs.Usage()
+		return exitUsage
+	}
+	g, _, err := readGrammar(pos[0], stdin, lim)
 	if err != nil {
 		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 		return exitUsage
 	}
-	g, err := gbnf.Parse(string(src))
+	m, err := gbnf.NewMatcherLimits(g, lim.matcher())
 	if err != nil {
-		fmt.Fprintf(stderr, "%s:%v\n", args[0], err)
-		return exitUsage
-	}
-	m, err := gbnf.NewMatcher(g)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "schema2gbnf: %s: %v\n", pos[0], matcherLimitFlag(err))
 		return exitUsage
 	}
 	path := "-"
-	if len(args) == 2 {
-		path = args[1]
+	if len(pos) == 2 {
+		path = pos[1]
 	}
 	text, name, err := readInput(path, stdin, maxTextBytes)
 	if err != nil {
 		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 		return exitUsage
 	}
-	r := m.Match(string(text))
+	if !exact {
+		text = dropFinalNewline(text)
+	}
+	r, err := m.Check(string(text))
+	if err != nil {
+		fmt.Fprintf(stderr, "schema2gbnf: %s: %v\n", name, matcherLimitFlag(err))
+		return exitUsage
+	}
 	if r.Accepted {
 		fmt.Fprintln(stdout, "accepted")
 		return exitOK
@@ -53,4 +86,31 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c, _ := utf8.DecodeRune(text[r.Offset:])
 	fmt.Fprintf(stdout, "rejected: %s:%d:%d: the grammar cannot take %q here (byte %d)\n", name, line, col, c, r.Offset)
 	return exitRefused
+}
+
+// readGrammar reads and parses a grammar file within the flags' limits,
+// naming the flag when one is passed; src is the file's text.
+func readGrammar(path string, stdin io.Reader, lim judgeLimitFlags) (g *gbnf.Grammar, src string, err error) {
+	b, name, err := readInput(path, stdin, lim.maxGrammarBytes)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(b) > lim.maxGrammarBytes {
+		return nil, "", fmt.Errorf("%s: the grammar is more than %d bytes; raise -max-grammar-bytes", name, lim.maxGrammarBytes)
+	}
+	g, err = gbnf.ParseWithLimits(string(b), lim.grammar())
+	if err != nil {
+		if strings.Contains(err.Error(), "MaxRules") {
+			return nil, "", fmt.Errorf("%s: %v; raise -max-grammar-rules", name, err)
+		}
+		return nil, "", fmt.Errorf("%s: %v", name, err)
+	}
+	return g, string(b), nil
+}
+
+func dropFinalNewline(text []byte) []byte {
+	if bytes.HasSuffix(text, []byte("\r\n")) {
+		return text[:len(text)-2]
+	}
+	return bytes.TrimSuffix(text, []byte("\n"))
 }
