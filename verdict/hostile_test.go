@@ -2,8 +2,13 @@ package verdict
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/equiv"
 )
 
 // TestHostile: huge, deep or odd texts end in a verdict, never a panic or a
@@ -87,6 +92,48 @@ func BenchmarkJudge(b *testing.B) {
 			text := []byte(c.text)
 			for b.Loop() {
 				j.Judge(text)
+			}
+		})
+	}
+}
+
+// BenchmarkJudgeReply: a reply's whole cost, envelope read included, for a
+// small schema and for bench/'s typical one.
+func BenchmarkJudgeReply(b *testing.B) {
+	typical, err := os.ReadFile("../bench/testdata/typical.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := schema2gbnf.Compile(typical, schema2gbnf.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var text string
+	for _, v := range equiv.NewGenerator(g.Schema, 1).Valid() {
+		if c, err := compile.Canonical(g.Schema, v); err == nil && len(c) > len(text) {
+			text = c
+		}
+	}
+	tj, err := New(g, Limits{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		j    *Judge
+		text string
+	}{
+		{"person", mustJudge(b, person, Limits{}), `{"name":"Ada Lovelace","age":36}`},
+		{"typical", tj, text},
+	} {
+		reply := []byte(completion(c.text, "eos"))
+		if v := c.j.JudgeReply(reply); v.Class != CompleteValid {
+			b.Fatalf("%s: %s %s", c.name, v.Class, v.Message)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.text)))
+			for b.Loop() {
+				c.j.JudgeReply(reply)
 			}
 		})
 	}
