@@ -24,10 +24,12 @@ const (
 )
 
 // retryable says whether the error is one a retry may cure: the server was
-// busy, overloaded or failing, not refusing the request itself.
+// busy, overloaded or unreachable. Not a 4xx (the request is refused) nor a
+// 500: llama-server answers 500 when the request itself made it fail (the
+// grammar met a literal the vocabulary cannot spell), which a retry repeats.
 func (e *ReplyError) retryable() bool {
 	switch e.Status {
-	case 408, 429, 500, 502, 503, 504:
+	case 408, 429, 502, 503, 504:
 		return true
 	}
 	switch e.Type {

@@ -37,7 +37,8 @@ func TestJudgeReply(t *testing.T) {
 		// terminal state: errors are never judged as text
 		{"http 400", `{"error":{"code":400,"message":"\"json_schema\": unsupported","type":"invalid_request_error"}}`, ProviderError, GateTerminal, false, ""},
 		{"http 503", `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, ProviderError, GateTerminal, true, ""},
-		{"http 500", `{"error":{"code":500,"message":"boom","type":"server_error"}}`, ProviderError, GateTerminal, true, ""},
+		{"http 500", `{"error":{"code":500,"message":"got exception: Unexpected empty grammar stack after accepting piece: \u001c (30)","type":"server_error"}}`, ProviderError, GateTerminal, false, ""},
+		{"http 502", `{"error":{"code":502,"message":"bad gateway"}}`, ProviderError, GateTerminal, true, ""},
 		{"openai error", `{"error":{"message":"Rate limit","type":"requests","code":"rate_limit_exceeded"}}`, ProviderError, GateTerminal, true, ""},
 		{"string error", `{"error":"bad"}`, ProviderError, GateTerminal, false, ""},
 		{"empty body", ``, ProviderError, GateTerminal, true, ""},

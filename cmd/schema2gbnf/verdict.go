@@ -459,10 +459,11 @@ func batchEntry(line []byte) (json.RawMessage, []byte, error) {
 	return nil, nil, errors.New(`want a JSON string or an object {"id": ..., "text": "..."}`)
 }
 
-// replyEntry reads one --jsonl --reply line: {"id": .., "reply": REPLY}, or
-// a reply itself, whose own "id" is kept (a chat completion has one). A
-// line that is not a JSON object is a reply too, one that holds no output
-// (PROVIDER_ERROR), so a batch never loses a request.
+// replyEntry reads one --jsonl --reply line: {"id": .., "reply": REPLY},
+// REPLY an object or the raw body in a JSON string (what curl wrote, even
+// an empty or HTML body); or a reply itself, whose own "id" is kept (a chat
+// completion has one). A line that is not a JSON object is a reply too, one
+// that holds no output (PROVIDER_ERROR), so a batch never loses a request.
 func replyEntry(line []byte) (json.RawMessage, []byte, error) {
 	var e struct {
 		ID    json.RawMessage `json:"id"`
@@ -473,6 +474,10 @@ func replyEntry(line []byte) (json.RawMessage, []byte, error) {
 	}
 	if e.Reply == nil {
 		return e.ID, line, nil
+	}
+	var body string
+	if json.Unmarshal(e.Reply, &body) == nil {
+		return e.ID, []byte(body), nil
 	}
 	return e.ID, e.Reply, nil
 }

@@ -249,19 +249,21 @@ func TestVerdictJSONLReplies(t *testing.T) {
 		`{"id":"chatcmpl-9","choices":[{"message":{"content":"{\"name\":\"b\"}"},"finish_reason":"stop"}]}`,
 		`{"id":4,"reply":{"error":{"code":400,"message":"bad","type":"invalid_request_error"}}}`,
 		`curl: (7) Failed to connect`,
+		`{"id":6,"reply":"{\"content\":\"{\\\"name\\\":\\\"c\\\"}\",\"stop_type\":\"eos\"}"}`,
+		`{"id":7,"reply":""}`,
 	}, "\n")
 	code, out, errOut := cli(t, batch, "verdict", "-reply", "-jsonl", schema)
 	assert.Equal(t, 8, code, "highest status: PROVIDER_ERROR; %s", errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	require.Len(t, lines, 5)
+	require.Len(t, lines, 7)
 	for i, want := range []struct {
 		id    any
 		class string
-	}{{"req-1", "COMPLETE_VALID"}, {2.0, "INCOMPLETE"}, {"chatcmpl-9", "COMPLETE_VALID"}, {4.0, "PROVIDER_ERROR"}, {nil, "PROVIDER_ERROR"}} {
+	}{{"req-1", "COMPLETE_VALID"}, {2.0, "INCOMPLETE"}, {"chatcmpl-9", "COMPLETE_VALID"}, {4.0, "PROVIDER_ERROR"}, {nil, "PROVIDER_ERROR"}, {6.0, "COMPLETE_VALID"}, {7.0, "PROVIDER_ERROR"}} {
 		var got map[string]any
 		require.NoError(t, json.Unmarshal([]byte(lines[i]), &got))
 		assert.Equal(t, want.id, got["id"], lines[i])
 		assert.Equal(t, want.class, got["class"], lines[i])
 	}
-	assert.Contains(t, errOut, `"PROVIDER_ERROR":2`)
+	assert.Contains(t, errOut, `"PROVIDER_ERROR":3`)
 }
