@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestFinalNewlineRule: match and verdict follow one rule: one final "\n" or
@@ -66,4 +68,63 @@ func TestMatchLimitFlags(t *testing.T) {
 	code, _, errOut := cli(t, "x", "match", "-max-grammar-rules", "2", rules)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errOut, "raise -max-grammar-rules")
+}
+
+// TestJudgeWhatCompiles: grammars Compile makes from huge schemas (10,000
+// properties, a million-member enum) are judged by verdict and match once
+// their limits are raised by flags; with the defaults the limit and its
+// flag are named, in JSON too.
+func TestJudgeWhatCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: huge grammars")
+	}
+	var props, enum strings.Builder
+	props.WriteString(`{"type":"object","properties":{`)
+	for i := range 10000 {
+		if i > 0 {
+			props.WriteByte(',')
+		}
+		fmt.Fprintf(&props, `"p%d":{"type":"integer"}`, i)
+	}
+	props.WriteString(`},"additionalProperties":false}`)
+	// Every member is optional, so after each one the matcher (like
+	// llama.cpp) keeps every later member alive: a value holding all 10,000
+	// costs about 5e7 Earley items (-max-items); a sparse one costs little.
+	value := `{"p0":0,"p4999":1,"p9999":2}`
+	enum.WriteString(`{"enum":[`)
+	for i := range 1000000 {
+		if i > 0 {
+			enum.WriteByte(',')
+		}
+		fmt.Fprintf(&enum, "%d", i)
+	}
+	enum.WriteString("]}")
+	for _, tc := range []struct {
+		name, schema, text string
+		raise              []string
+		match              bool // also match the grammar file (reading 6.5 MB of GBNF takes seconds)
+	}{
+		{"10,000 properties", props.String(), value, []string{"-max-states", "4194304", "-max-grammar-bytes", "16777216"}, true},
+		{"a million-member enum", enum.String(), "765432", []string{"-max-states", "8388608"}, false},
+	} {
+		schema := writeTemp(t, "s.json", tc.schema)
+		code, out, errOut := cli(t, tc.text, "verdict", "-json", schema)
+		assert.Equal(t, 7, code, "%s: %s%s", tc.name, out, errOut)
+		assert.Contains(t, out, `"limit":"Matcher.MaxStates"`, tc.name)
+		assert.Contains(t, out, "-max-states", tc.name)
+		code, out, errOut = cli(t, tc.text, append([]string{"verdict", "-json", schema}, tc.raise...)...)
+		assert.Equal(t, 0, code, "%s: %s%s", tc.name, out, errOut)
+		assert.Contains(t, out, `"class":"COMPLETE_VALID"`, tc.name)
+		if !tc.match {
+			continue
+		}
+		code, grammar, errOut := cli(t, "", schema)
+		require.Equal(t, exitOK, code, errOut)
+		g := writeTemp(t, "s.gbnf", grammar)
+		code, _, errOut = cli(t, tc.text, "match", g)
+		assert.Equal(t, exitUsage, code, tc.name)
+		assert.Contains(t, errOut, "raise -max-grammar-bytes", tc.name)
+		code, out, errOut = cli(t, tc.text, append([]string{"match", g}, tc.raise...)...)
+		assert.Equal(t, exitOK, code, "%s: %s%s", tc.name, out, errOut)
+	}
 }
