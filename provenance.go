@@ -10,20 +10,25 @@ import (
 // with it as a GBNF comment, so a grammar found in a pipeline can be traced to
 // the tool, the options and the exact schema bytes it came from.
 type Provenance struct {
-	Version    string `json:"version"`    // the tool's version
-	Profile    string `json:"profile"`    // exact or portable
-	Whitespace string `json:"whitespace"` // bounded or compact
-	Draft      string `json:"draft"`      // the schema's draft, e.g. 2020-12
-	Format     string `json:"format"`     // annotation, or asserted (Options.AssertFormat)
-	Schema     string `json:"schema"`     // "sha256:" and the hex SHA-256 of the schema's bytes
+	Version    string `json:"version"`           // the tool's version
+	Profile    string `json:"profile"`           // exact or portable
+	Whitespace string `json:"whitespace"`        // bounded or compact
+	Draft      string `json:"draft"`             // the schema's draft, e.g. 2020-12
+	Format     string `json:"format"`            // annotation, or asserted (Options.AssertFormat)
+	Objects    string `json:"objects,omitempty"` // "closed" under Options.ClosedObjects; "" (left out of the line) otherwise
+	Schema     string `json:"schema"`            // "sha256:" and the hex SHA-256 of the schema's bytes
 }
 
 const provenancePrefix = "# schema2gbnf "
 
 // String is the comment line, without its newline.
 func (p Provenance) String() string {
+	objects := ""
+	if p.Objects != "" {
+		objects = " objects=" + p.Objects
+	}
 	return provenancePrefix + p.Version + " profile=" + p.Profile + " whitespace=" + p.Whitespace +
-		" draft=" + p.Draft + " format=" + p.Format + " schema=" + p.Schema
+		" draft=" + p.Draft + " format=" + p.Format + objects + " schema=" + p.Schema
 }
 
 // SchemaHash is the Provenance.Schema value for schema bytes.
@@ -58,6 +63,8 @@ func ReadProvenance(grammar string) (Provenance, bool) {
 			p.Draft = v
 		case "format":
 			p.Format = v
+		case "objects":
+			p.Objects = v
 		case "schema":
 			p.Schema = v
 		}

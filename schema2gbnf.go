@@ -47,6 +47,17 @@ type Options struct {
 	// Without it, format is an annotation (W302), as JSON Schema 2020-12
 	// says by default.
 	AssertFormat bool
+	// ClosedObjects closes every object schema that lists properties and
+	// has no additionalProperties, as if it said "additionalProperties":
+	// false: the model can no longer write members the schema does not
+	// list. A narrowing, named in the provenance line (objects=closed):
+	// every text the grammar accepts is still valid, but values with other
+	// members, which JSON Schema allows, are not accepted.
+	ClosedObjects bool
+	// YAML reads the schema as YAML instead of JSON: strictly, only the
+	// part of YAML that JSON can say (subsetcheck.ReadYAML). Everything
+	// after reading is the same; messages point into the YAML text.
+	YAML bool
 }
 
 // Grammar is a compiled schema.
@@ -85,6 +96,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		Whitespace: string(ws),
 		Draft:      checked.Draft.String(),
 		Format:     formatMode(checked.AssertFormat),
+		Objects:    objectsMode(checked.ClosedObjects),
 		Schema:     SchemaHash(schema),
 	}
 	return &Grammar{
@@ -110,16 +122,31 @@ func Check(schema []byte, opts Options) (*subsetcheck.Checked, error) {
 	if name == "" {
 		name = "schema"
 	}
-	doc, err := subsetcheck.Read(name, schema, opts.Limits)
+	read := subsetcheck.Read
+	if opts.YAML {
+		read = subsetcheck.ReadYAML
+	}
+	doc, err := read(name, schema, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
 	return subsetcheck.Check(doc, subsetcheck.Options{
-		Profile:      opts.Profile,
-		DefaultDraft: opts.DefaultDraft,
-		Limits:       opts.Limits,
-		AssertFormat: opts.AssertFormat,
+		Profile:       opts.Profile,
+		DefaultDraft:  opts.DefaultDraft,
+		Limits:        opts.Limits,
+		AssertFormat:  opts.AssertFormat,
+		ClosedObjects: opts.ClosedObjects,
 	})
+}
+
+// objectsMode is the Provenance.Objects word: "" for JSON Schema's open
+// objects, which the line leaves out, so that grammars compiled without the
+// option keep their bytes.
+func objectsMode(closed bool) string {
+	if closed {
+		return "closed"
+	}
+	return ""
 }
 
 // formatMode is the Provenance.Format word.

@@ -2,6 +2,9 @@ package schema2gbnf_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -82,4 +85,33 @@ func TestDeterministicAndConcurrent(t *testing.T) {
 	for _, s := range out {
 		assert.Equal(t, first.GBNF, s)
 	}
+}
+
+// TestPortableADRSchema compiles a whole schema written by the portable
+// profile's authoring rules (seed 001's ADR: draft-07, the release's $id at
+// the root, a closed root, a map of operations whose values $ref a
+// definition, an optional nullable description, an enum with a type,
+// bounded integers): it passes the portable profile and compiles to the
+// grammar the exact profile gives, byte for byte below the provenance line.
+func TestPortableADRSchema(t *testing.T) {
+	schema, err := os.ReadFile(filepath.Join("testdata", "portable", "dictionary.schema.json"))
+	require.NoError(t, err)
+	portable, err := schema2gbnf.Compile(schema, schema2gbnf.Options{Profile: subsetcheck.Portable})
+	require.NoError(t, err, "the ADR's schema must pass the portable profile")
+	exact, err := schema2gbnf.Compile(schema, schema2gbnf.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, portable.Warnings)
+	assert.Equal(t, "portable", portable.Provenance.Profile)
+	_, pBody, _ := strings.Cut(portable.GBNF, "\n")
+	_, eBody, _ := strings.Cut(exact.GBNF, "\n")
+	assert.Equal(t, eBody, pBody, "portable and exact grammars differ")
+
+	m, err := gbnf.NewMatcher(portable.Rules)
+	require.NoError(t, err)
+	assert.True(t, m.Accepts(`{"name":"petstore","description":null,"operations":{"getPet":{"method":"GET","weight":5,"parameters":{"id":["1","2"]}}}}`))
+	assert.True(t, m.Accepts(`{"name":"p","operations":{}}`))
+	assert.False(t, m.Accepts(`{"name":"p","operations":{"getPet":{"weight":0,"parameters":{}}}}`), "weight below its minimum")
+	assert.False(t, m.Accepts(`{"name":"p","operations":{"getPet":{"method":"Get","parameters":{}}}}`), "a method not in the enum")
+	assert.False(t, m.Accepts(`{"name":"p","operations":{"getPet":{"parameters":{"id":[]}}}}`), "no values")
+	assert.False(t, m.Accepts(`{"name":"p","operations":{},"extra":1}`), "a member the closed root does not name")
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // The corpus the speed benchmarks run on. By default the vendored slice of
-// JSONSchemaBench; -corpus=/work/shared/corpus/jsonschemabench runs the whole.
+// JSONSchemaBench; -corpus=path/to/jsonschemabench runs the whole.
 var corpusDir = flag.String("corpus", filepath.Join("..", "testdata", "corpus"), "directory of *.json schemas for the corpus benchmarks")
 
 // corpusEntry is a schema that compiled once under the guard, so the timed

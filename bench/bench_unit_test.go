@@ -285,3 +285,12 @@ func TestMembersTable(t *testing.T) {
 		t.Errorf("table lists a class without schemas:\n%s", got)
 	}
 }
+
+// TestPublicCommand: published commands name the corpus, not the machine.
+func TestPublicCommand(t *testing.T) {
+	got := PublicCommand("go run ./bench/peer -json bench/results/p.json /home/me/data/jsonschemabench/Kubernetes /tmp/x/out.json")
+	want := "go run ./bench/peer -json bench/results/p.json $JSONSCHEMABENCH/Kubernetes out.json"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

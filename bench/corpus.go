@@ -59,3 +59,22 @@ func StderrIsTerminal() bool {
 	info, err := os.Stderr.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
+
+// PublicCommand is a command line as published tables show it: a path into
+// the JSONSchemaBench corpus is written from the corpus on, after
+// $JSONSCHEMABENCH (where the reader keeps their copy), and no other
+// absolute path of the machine that ran it is kept.
+func PublicCommand(cmd string) string {
+	fields := strings.Fields(cmd)
+	for i, f := range fields {
+		if !filepath.IsAbs(f) {
+			continue
+		}
+		if j := strings.Index(f, "/jsonschemabench"); j >= 0 {
+			fields[i] = "$JSONSCHEMABENCH" + f[j+len("/jsonschemabench"):]
+		} else {
+			fields[i] = filepath.Base(f)
+		}
+	}
+	return strings.Join(fields, " ")
+}

@@ -190,6 +190,7 @@ var codeGlosses = map[subsetcheck.Code]string{
 	subsetcheck.CodeLoneSurrogate:        "lone surrogate escape",
 	subsetcheck.CodeByteOrderMark:        "byte order mark",
 	subsetcheck.CodeTrailingData:         "data after the value",
+	subsetcheck.CodeYAMLNotJSON:          "YAML that JSON cannot say",
 	subsetcheck.CodeRefusedKeyword:       "keyword outside the profile",
 	subsetcheck.CodeUnknownKeyword:       "keyword of an unknown vocabulary",
 	subsetcheck.CodeBadKeywordValue:      "keyword value of wrong type/range",

@@ -274,7 +274,7 @@ func put[K comparable, V any](m *map[K]V, k K, v V) {
 // tooLarge reports that the grammar passes Options.MaxRules.
 func (cp *compiler) tooLarge(s *subsetcheck.Schema) {
 	cp.problem(s, subsetcheck.CodeGrammarTooLarge, fmt.Sprintf(
-		"the grammar would have more than %d rules (Options.MaxRules); split the schema or raise the limit", cp.maxRules))
+		"the grammar would have more than %d rules (-max-rules, Options.MaxRules); split the schema, lower large bounds, or raise the limit", cp.maxRules))
 }
 
 // noValue reports that the root schema admits no value.

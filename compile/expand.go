@@ -131,8 +131,8 @@ func (cp *compiler) cross(as, bs []alternative) ([]alternative, bool) {
 					s = a.opaque
 				}
 				cp.problem(s, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
-					"combining this schema's keywords with its $ref and anyOf branches gives more than %d alternatives (Options.MaxAlternatives); "+
-						"move the sibling keywords into the anyOf branches or simplify the anyOf nesting", cp.maxAlts))
+					"combining this schema's keywords with its $ref and anyOf branches gives more than %d alternatives (-max-alternatives, Options.MaxAlternatives); "+
+						"move the sibling keywords into the anyOf branches, simplify the anyOf nesting, or raise the limit", cp.maxAlts))
 				return nil, false
 			}
 		}
@@ -342,8 +342,8 @@ func (cp *compiler) conjOf(parts []*subsetcheck.Schema) (*subsetcheck.Schema, bo
 	}
 	if len(cp.meets) >= cp.maxMeets {
 		cp.problem(parts[0], subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
-			"combining this schema with $ref targets and anyOf branches needs more than %d merged schemas (Options.MaxMeets); "+
-				"move sibling keywords into every anyOf branch", cp.maxMeets))
+			"combining this schema with $ref targets and anyOf branches needs more than %d merged schemas (-max-meets, Options.MaxMeets); "+
+				"move sibling keywords into every anyOf branch, or raise the limit", cp.maxMeets))
 		return nil, false
 	}
 	rest, ok := cp.conjOf(parts[1:])

@@ -124,6 +124,10 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 				continue
 			}
 			ap := s.AdditionalProperties
+			if ap != nil && ap.Closed {
+				return &Failure{Keyword: "additionalProperties", SchemaPointer: ap.Pointer, InstancePointer: childPointer(inst, m.Name),
+					Message: fmt.Sprintf("member %q is not declared: the schema allows other members (it has no additionalProperties), but the grammar was compiled with closed objects (-objects closed), which takes only the members properties lists", m.Name)}
+			}
 			if ap != nil && ap.False {
 				return &Failure{Keyword: "additionalProperties", SchemaPointer: ap.Pointer, InstancePointer: childPointer(inst, m.Name),
 					Message: fmt.Sprintf("member %q is not declared and additional members are not allowed", m.Name)}

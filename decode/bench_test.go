@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/interop"
 )
 
 // BenchmarkDecode samples with no grammar, ours and node-llama-cpp's
@@ -14,6 +15,7 @@ import (
 // inside node (sampling only, no pipe). Compare the three in one run: the
 // machines are shared and absolute figures drift.
 func BenchmarkDecode(b *testing.B) {
+	interop.Require(b)
 	path := filepath.Join(b.TempDir(), "model.gguf")
 	f, err := os.Create(path)
 	if err != nil {

@@ -11,12 +11,13 @@ import (
 
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
+	"github.com/schema2gbnf/schema2gbnf/interop"
 
 	"golang.org/x/tools/txtar"
 )
 
 var (
-	flagCorpus = flag.String("decode.corpus", "", "decode the first -decode.sample schemas (by name) of this directory, e.g. /work/shared/corpus/jsonschemabench/Kubernetes, instead of the repository's")
+	flagCorpus = flag.String("decode.corpus", "", "decode the first -decode.sample schemas (by name) of this directory, e.g. path/to/jsonschemabench/Kubernetes, instead of the repository's")
 	flagSample = flag.Int("decode.sample", 4, "schemas taken from each subset of the vendored corpus testdata/corpus, or from -decode.corpus (0: all)")
 	flagSeeds  = flag.Int("decode.seeds", 4, "seeds (generations) per schema and grammar")
 	flagBudget = flag.Int("decode.budget", 400, "token budget of one generation; outputs cut by it are INCOMPLETE")
@@ -101,6 +102,7 @@ func jsonFiles(t testing.TB, dir string, limit int) []namedSchema {
 // startModel writes a model into a temp dir and starts the harness on it.
 func startModel(t *testing.T, cfg ModelConfig) (*Runner, *Vocab) {
 	t.Helper()
+	interop.Require(t)
 	path := filepath.Join(t.TempDir(), "model.gguf")
 	f, err := os.Create(path)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 )
 
 var (
-	flagCorpus = flag.String("corpus", "", "run the equivalence check on every *.json under this directory (e.g. /work/shared/corpus/jsonschemabench) and report counts")
+	flagCorpus = flag.String("corpus", "", "run the equivalence check on every *.json under this directory (e.g. path/to/jsonschemabench) and report counts")
 	flagPick   = flag.String("pick", "", "rewrite testdata/corpus with a slice of the admitted schemas under this directory")
 	// Under -assert-format a schema with another format is refused (S210),
 	// so refusals are counted, not failures.

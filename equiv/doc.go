@@ -20,7 +20,7 @@
 // testdata/equiv/formats and the suite's optional format tests
 // (TestFormatSchemas, TestFormatSuite). Flags:
 //
-//	go test ./equiv -corpus=/work/shared/corpus/jsonschemabench  # a whole corpus, with counts
+//	go test ./equiv -corpus=path/to/jsonschemabench  # a whole corpus, with counts
 //	go test ./equiv -run TestSuite -update                       # rewrite the suite's ledger
 //	go test ./equiv -run TestCorpus -assert-format               # the corpus with formats asserted
 //	go test ./equiv -seed=N -maxfails=N -engine=false

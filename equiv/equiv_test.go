@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -16,6 +17,55 @@ import (
 // be refused, with the code their file name starts with.
 func TestEquivSchemas(t *testing.T) {
 	checkDir(t, "", 40, subsetcheck.Options{DefaultDraft: subsetcheck.Draft2020})
+}
+
+// TestClosedObjects runs the equivalence check with ClosedObjects on every
+// schema: sound on every text (the validator judges by the schema as
+// written, where extra members are allowed), complete on every value
+// without members that properties does not list (the generator works from
+// the closed schema). Closing can leave a schema with no object value
+// (required names properties does not list): such a refusal is C401.
+func TestClosedObjects(t *testing.T) {
+	tl := &tally{}
+	files, _ := filepath.Glob("../testdata/equiv/*.json")
+	t.Run("group", func(t *testing.T) {
+		for _, f := range files {
+			t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
+				t.Parallel()
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := checkSchemaWith(t, tl, "closed/"+filepath.Base(f), data, subsetcheck.Options{DefaultDraft: subsetcheck.Draft2020, ClosedObjects: true}, *flagSeed)
+				for _, c := range out.codes {
+					if c != subsetcheck.CodeNoValidValue {
+						t.Errorf("%s: %s under closed objects: %v", f, out, out.err)
+					}
+				}
+			})
+		}
+	})
+	t.Log(tl)
+}
+
+// TestClosedObjectsRefuseExtraMembers: where the schema allows a member
+// properties does not list, the closed grammar refuses it and the open one
+// takes it.
+func TestClosedObjectsRefuseExtraMembers(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"integer"}}}},"anyOf":[{"properties":{"c":{"type":"null"}}},{"type":"object"}]}`)
+	open, _ := build(t, "open", schema, subsetcheck.Draft2020)
+	closed, _ := buildWith(t, "closed", schema, subsetcheck.Options{ClosedObjects: true})
+	require := func(m *gbnf.Matcher, text string, want bool) {
+		t.Helper()
+		if got := m.Match(text).Accepted; got != want {
+			t.Errorf("%s: accepted %v, want %v", text, got, want)
+		}
+	}
+	require(open.matcher, `{"a":{"b":1},"z":1}`, true)
+	require(closed.matcher, `{"a":{"b":1},"z":1}`, false)
+	require(closed.matcher, `{"a":{"b":1,"z":1}}`, false)
+	require(closed.matcher, `{"a":{"b":1}}`, true)
+	require(closed.matcher, `{}`, true)
 }
 
 func TestRefusedSchemas(t *testing.T) {

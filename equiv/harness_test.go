@@ -351,6 +351,15 @@ func (r *run) check() {
 			continue
 		}
 		if ok, err := r.oracle.Valid(text); ok || err != nil {
+			if ok && c.ClosedObjects {
+				// Invalid for the closed schema (an extra member, most
+				// likely), valid for the schema: the grammar may take it
+				// or not, but whatever it takes must be valid.
+				for _, sp := range Spellings {
+					r.sound(r.out.matcher, "bounded", Text(v, sp))
+				}
+				continue
+			}
 			r.modelBug("generated as invalid, the validator accepts it", text, verdictName(ok, err))
 			continue
 		}

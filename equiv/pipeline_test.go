@@ -3,6 +3,7 @@ package equiv
 import (
 	"flag"
 	"strings"
+	"testing"
 	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
@@ -32,13 +33,22 @@ func sampleTexts(g *gbnf.Grammar, seed uint64, n int) ([]string, error) {
 	return out, nil
 }
 
+// TestLlamaEngine says, once for the package, when the harness's engine
+// checks are left out because Node.js is missing (and fails under CI=true).
+func TestLlamaEngine(t *testing.T) {
+	if !*flagEngine {
+		t.Skip("-engine=false: llama.cpp engine checks not run")
+	}
+	interop.Require(t)
+}
+
 // engineCheck sends a bounded, deterministic sample of the texts the
 // matcher judged (half accepted, half rejected) to llama.cpp's engine,
 // which must load the grammar and give the same verdicts. Texts with NUL or
 // invalid UTF-8 are left out: llama.cpp reads C strings and turns bad bytes
 // into U+FFFD, so it sees another text.
 func (r *run) engineCheck() {
-	if !*flagEngine {
+	if !*flagEngine || interop.Skipped() { // TestLlamaEngine says so, once
 		return
 	}
 	var picked []engineCase

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
@@ -126,7 +127,7 @@ func (p *parser) parse() (*Grammar, *Error) {
 	// independent once the newline that ends each one is found.
 	g := &Grammar{}
 	for _, chunk := range ruleChunks(tokens) {
-		file, perr := grammarParser.ParseFromLexer(mustUpgrade(chunk))
+		file, perr := grammarParser().ParseFromLexer(mustUpgrade(chunk))
 		if perr != nil {
 			var pe participle.Error
 			if errors.As(perr, &pe) {
@@ -279,10 +280,14 @@ type pPostfix struct {
 	Max   *string `parser:"     @Name? )? '}' )"`
 }
 
-var grammarParser = participle.MustBuild[pFile](
-	participle.Lexer(tokenDefinition{}),
-	participle.UseLookahead(1),
-)
+// grammarParser is built on first use: building it takes most of a
+// millisecond, and a process that only compiles schemas never parses GBNF.
+var grammarParser = sync.OnceValue(func() *participle.Parser[pFile] {
+	return participle.MustBuild[pFile](
+		participle.Lexer(tokenDefinition{}),
+		participle.UseLookahead(1),
+	)
+})
 
 func isNameByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-'

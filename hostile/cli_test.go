@@ -141,3 +141,39 @@ func assertNoTemp(t *testing.T, dir string) {
 		}
 	}
 }
+
+// TestCLIHostileYAML: a YAML schema built to blow up a reader ends in a
+// named problem: aliases are refused before anything expands (billion
+// laughs), deep nesting and size hit their limits, and a text that would
+// make the YAML library build millions of nodes is refused before it runs.
+func TestCLIHostileYAML(t *testing.T) {
+	dir := t.TempDir()
+	var laughs strings.Builder
+	laughs.WriteString("a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n")
+	for c := 'b'; c <= 'j'; c++ {
+		refs := strings.Repeat("*"+string(c-1)+", ", 8) + "*" + string(c-1)
+		laughs.WriteString(string(c) + ": &" + string(c) + " [" + refs + "]\n")
+	}
+	nested := "a: " + strings.Repeat("{a: ", 600) + "1" + strings.Repeat("}", 600) + "\n"
+	for _, tc := range []struct {
+		name, text, code string
+	}{
+		{"billion laughs", laughs.String(), "[J107]"},
+		{"nested 100,000 deep", strings.Repeat("[", 100000) + strings.Repeat("]", 100000), "[L502]"},
+		{"nested past -max-nesting", nested, "[L502]"},
+		{"five million items", "a: [" + strings.Repeat("1,", 5000000) + "1]\n", "[L505]"},
+		{"over 16 MiB", "description: " + strings.Repeat("x", 17<<20) + "\n", "[L501]"},
+		{"a huge number", "minimum: 1" + strings.Repeat("0", 20000) + "\n", "[L503]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(dir, "s.yaml")
+			if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, stderr := runCLI(t, "", p, "-o", filepath.Join(dir, "g.gbnf"))
+			if code != 1 || !strings.Contains(stderr, tc.code) {
+				t.Fatalf("exit %d, stderr %.300q; want exit 1 and %s", code, stderr, tc.code)
+			}
+		})
+	}
+}

@@ -124,6 +124,7 @@ func TestBadInputGivesErrorsNotADeadEngine(t *testing.T) {
 // TestRestartAfterCrash kills the node process: the next Load starts a new
 // one, and grammars of the dead one report an error.
 func TestRestartAfterCrash(t *testing.T) {
+	Require(t)
 	e, err := Start()
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +188,7 @@ func TestInstallOnceUnderLock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs node-llama-cpp from the npm registry (~80 MB)")
 	}
+	Require(t)
 	dir, err := Dir()
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,6 @@
 // timing.mjs: how the benchmarks time llama.cpp's grammar engine, in one
-// place (bench/peer/llama.mjs and internal/llamastacks/cmd/stackcost's
-// engine.mjs import it from this folder, where node-llama-cpp is installed).
+// place (bench/peer/llama.mjs and bench/stackcost/engine.mjs import it from
+// this folder, where node-llama-cpp is installed).
 //
 // node-llama-cpp's isTextCompatible parses the grammar source on every call
 // (AddonGrammar.cpp), so a check costs one parse plus the engine's work on

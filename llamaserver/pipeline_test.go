@@ -353,6 +353,9 @@ type verdictLine struct {
 // the token limit INCOMPLETE; the server's own json_schema route runs on the
 // same schemas and prompts beside it, for the figures.
 func TestPipeline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the README's pipeline against llama-server takes minutes")
+	}
 	b := built(t)
 	srv, restart := server(t, b)
 	bin := schemaBinary(t)

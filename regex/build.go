@@ -207,7 +207,7 @@ func contains(list []string, s string) bool {
 func (b *builder) recursionProblem() *subsetcheck.Problem {
 	// The first recursive rule in a breadth-first walk from root.
 	start := ""
-	seen := map[string]bool{"root": true}
+	from := map[string]string{"root": ""} // the rule that first refers to each
 	queue := []string{"root"}
 	for len(queue) > 0 && start == "" {
 		name := queue[0]
@@ -217,11 +217,24 @@ func (b *builder) recursionProblem() *subsetcheck.Problem {
 			break
 		}
 		for _, to := range b.refs[name] {
-			if !seen[to] {
-				seen[to] = true
+			if _, seen := from[to]; !seen {
+				from[to] = name
 				queue = append(queue, to)
 			}
 		}
+	}
+	const bound = "; use the GBNF grammar, or ask for a depth bound (-max-depth N, regex.Options.MaxDepth), which unrolls it N levels deep and rejects valid values nested deeper"
+	if anyValueRule(start) {
+		// The prelude's any-value rule, not the user's $ref: say what
+		// brought it in.
+		at := ""
+		if from[start] != "" {
+			at = " (first in grammar rule " + from[start] + ")"
+		}
+		return problem(CodeRecursive, "the schema admits any JSON value somewhere"+at+
+			": an object schema without \"additionalProperties\" takes extra members of any value, as JSON Schema says, and so does a schema without \"type\"; "+
+			"any value nests without bound, which a regular expression cannot match. "+
+			"Write \"additionalProperties\": false (or a schema for the extra members) and a \"type\" where any value is not meant"+bound)
 	}
 	// The shortest path from start back to itself, inside its cycle.
 	comp := b.component[start]
@@ -254,9 +267,15 @@ func (b *builder) recursionProblem() *subsetcheck.Problem {
 	}
 	path = append(path, start)
 	return problem(CodeRecursive, fmt.Sprintf(
-		"rule %s is recursive (%s), and a regular expression cannot nest without bound; "+
-			"use the GBNF grammar, or set a depth bound (Options.MaxDepth, -max-depth) to unroll it, which rejects values nested deeper",
-		start, strings.Join(path, " -> ")))
+		"the schema is recursive: it refers back to itself through $ref (grammar rules %s), and a regular expression cannot nest without bound"+bound,
+		strings.Join(path, " -> ")))
+}
+
+// anyValueRule reports whether name is the compiler's any-value rule or one
+// of its parts (value, value-object, value-array): names the compiler
+// reserves, which no schema path produces.
+func anyValueRule(name string) bool {
+	return name == "value" || name == "value-object" || name == "value-array"
 }
 
 // build returns the node for the whole grammar.
@@ -284,7 +303,7 @@ func (b *builder) ref(name string, depth int) *node {
 		// node budget so a huge cycle cannot make the work unbounded.
 		b.nodes += len(b.members[comp]) / 16
 		if b.nodes > b.maxNodes {
-			b.err = problem(CodeTooLarge, fmt.Sprintf("unrolling takes more than %d nodes, so the regex would pass MaxBytes (%d)", b.maxNodes, b.maxNodes))
+			b.err = problem(CodeTooLarge, fmt.Sprintf("unrolling takes more than %d nodes, so the regex would be longer than %d bytes (-max-regex-bytes, regex.Options.MaxBytes); lower -max-depth, or raise the limit", b.maxNodes, b.maxNodes))
 			return noneNode
 		}
 		var k strings.Builder
@@ -311,12 +330,12 @@ func (b *builder) expr(e gbnf.Expr, depth int) *node {
 		return noneNode
 	}
 	if depth > buildDepthLimit {
-		b.err = problem(CodeTooDeep, fmt.Sprintf("the grammar nests more than %d expressions and rules deep", buildDepthLimit))
+		b.err = problem(CodeTooDeep, fmt.Sprintf("the grammar nests more than %d expressions and rules deep, more than the regex builder takes (a fixed bound that keeps its stack small); use the GBNF grammar", buildDepthLimit))
 		return noneNode
 	}
 	b.nodes++
 	if b.nodes > b.maxNodes {
-		b.err = problem(CodeTooLarge, fmt.Sprintf("building the regex takes more than %d nodes, so it would pass MaxBytes (%d)", b.maxNodes, b.maxNodes))
+		b.err = problem(CodeTooLarge, fmt.Sprintf("building the regex takes more than %d nodes, so it would be longer than %d bytes (-max-regex-bytes, regex.Options.MaxBytes); use the GBNF grammar, or raise the limit", b.maxNodes, b.maxNodes))
 		return noneNode
 	}
 	switch e := e.(type) {

@@ -128,10 +128,10 @@ func Emit(g *gbnf.Grammar, opts Options) (string, error) {
 	}
 	pr := newPrinter()
 	if size := pr.size(n, ctxTop); size > opts.MaxBytes {
-		return "", subsetcheck.ErrorList{problem(CodeTooLarge, fmt.Sprintf("the regex would be longer than MaxBytes (%d bytes)", opts.MaxBytes))}
+		return "", subsetcheck.ErrorList{problem(CodeTooLarge, fmt.Sprintf("the regex would be %d bytes, longer than the limit of %d (-max-regex-bytes, regex.Options.MaxBytes); use the GBNF grammar, compact whitespace, smaller bounds, or raise the limit", size, opts.MaxBytes))}
 	}
 	if depth := pr.nesting(n, ctxTop); depth > opts.MaxNesting {
-		return "", subsetcheck.ErrorList{problem(CodeTooDeep, fmt.Sprintf("the regex would nest %d deep, more than MaxNesting (%d)", depth, opts.MaxNesting))}
+		return "", subsetcheck.ErrorList{problem(CodeTooDeep, fmt.Sprintf("the regex would nest %d groups deep, more than the limit of %d (-max-regex-nesting, regex.Options.MaxNesting); use the GBNF grammar, flatten the schema, or raise the limit", depth, opts.MaxNesting))}
 	}
 	re := pr.print(n)
 	// Go's parser also bounds the compiled program size; a regex it refuses

@@ -97,7 +97,7 @@ func (f *fitter) fitRepeat(n *node, budget int) *node {
 	// Over budget: chunks of at most budget copies each.
 	chunk := budget
 	if n.min/chunk+max(n.max-n.min, 0)/chunk > f.maxParts-f.parts {
-		f.err = problem(CodeTooLarge, fmt.Sprintf("a repetition of %d needs more chunks than MaxBytes (%d) allows", m, f.maxParts))
+		f.err = problem(CodeTooLarge, fmt.Sprintf("a repetition of %d needs more chunks than a regex of %d bytes holds (-max-regex-bytes, regex.Options.MaxBytes); lower the bound, or raise the limit", m, f.maxParts))
 		return n
 	}
 	var parts []*node
@@ -107,7 +107,7 @@ func (f *fitter) fitRepeat(n *node, budget int) *node {
 			count -= c
 			f.parts++
 			if f.parts > f.maxParts {
-				f.err = problem(CodeTooLarge, fmt.Sprintf("a repetition of %d needs more chunks than MaxBytes (%d) allows", m, f.maxParts))
+				f.err = problem(CodeTooLarge, fmt.Sprintf("a repetition of %d needs more chunks than a regex of %d bytes holds (-max-regex-bytes, regex.Options.MaxBytes); lower the bound, or raise the limit", m, f.maxParts))
 				return
 			}
 			lo := c

@@ -187,14 +187,15 @@ var checkCases = []struct {
 	{"", `{"properties":{"a":{"$schema":"http://json-schema.org/draft-07/schema#"}}}`, "S208", ""},
 
 	// Every problem at once, sorted.
-	{"", `{"oneOf":[],"type":"x","$ref":"#/nope","minItems":-1}`, "S201 S203 S205 S203", ""},
+	{"", `{"oneOf":[],"type":"x","$ref":"#/nope","minItems":-1}`, "S201 S203 S203 S205 S203", ""},
 
 	// Portable profile.
 	{port, `{"type":"object","properties":{"a":{"type":"string","minLength":1},"b":{"type":"integer","minimum":0,"maximum":9}},"required":["a"],"additionalProperties":false}`, "", ""},
 	{port, `{"type":"array","items":{"enum":["a","b"]},"minItems":1}`, "", ""},
 	{port, `{` + d7 + `"definitions":{"a":{"type":"null"}},"$ref":"#/definitions/a"}`, "", ""},
 	{port, `{"type":"object","additionalProperties":true}`, "", ""},
-	{port, `{"anyOf":[{"type":"string"},{"type":"null"}]}`, "", ""},
+	{port, `{"anyOf":[{"type":"string"},{"type":"null"}]}`, "S209", ""},
+	{port, `{` + d7 + `"definitions":{"a":{"type":"string"}},"anyOf":[{"$ref":"#/definitions/a"},{"type":"null"}]}`, "", ""},
 	{port, `{"type":"object","properties":{"a":{"description":"d","type":"string","title":"t"}},"additionalProperties":false}`, "", ""},
 	{port, `{"type":["null","boolean","object","array","number","string"],"additionalProperties":false}`, "", ""},
 	{port, `{}`, "S209", ""},
@@ -211,7 +212,8 @@ var checkCases = []struct {
 	{port, `{"type":"string","default":"a","examples":["a"],"$comment":"c"}`, "S201 S201 S201", ""},
 	{port, `{` + d7 + `"type":"array","items":[{"type":"string"}]}`, "S201", ""},
 	{port, `{"type":"array","prefixItems":[{"type":"string"}]}`, "S201", ""},
-	{port, `{"type":"number","minimum":0}`, "", ""},
+	{port, `{"type":"number","minimum":0}`, "S209", ""},
+	{port, `{"type":["integer","null"],"minimum":0}`, "", ""},
 	{port, `{"type":"string","x-foo":1}`, "", "W301"},
 }
 
@@ -360,7 +362,7 @@ func TestCheckSharesRefTargets(t *testing.T) {
 }
 
 func TestCheckProblemsArePositioned(t *testing.T) {
-	schema := "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"a/b\": {\"oneOf\": []}\n  }\n}"
+	schema := "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"a/b\": {\"oneOf\": [{}]}\n  }\n}"
 	_, err := Check(mustRead(t, schema), Options{})
 	var list ErrorList
 	if !errors.As(err, &list) || len(list) != 1 {

@@ -12,6 +12,7 @@ const (
 	CodeLoneSurrogate Code = "J104" // a \uD800-\uDFFF escape without its pair
 	CodeByteOrderMark Code = "J105" // input starts with a UTF-8 byte order mark
 	CodeTrailingData  Code = "J106" // something after the JSON value
+	CodeYAMLNotJSON   Code = "J107" // YAML that JSON cannot say: an anchor, alias, tag, non-string key, ...
 
 	// Checking against the profile.
 	CodeRefusedKeyword  Code = "S201" // a keyword outside the profile
@@ -65,6 +66,7 @@ var CodeTable = []CodeInfo{
 	{CodeLoneSurrogate, "A \\uD800-\\uDFFF escape without its other half. Readers replace it with U+FFFD or refuse it.", "Write the whole surrogate pair, or the character itself."},
 	{CodeByteOrderMark, "The text starts with a UTF-8 byte order mark, which RFC 8259 forbids.", "Save the file without the mark."},
 	{CodeTrailingData, "Something follows the JSON value.", "Remove it: a JSON text holds exactly one value."},
+	{CodeYAMLNotJSON, "A YAML schema uses a part of YAML that JSON has no equivalent for: an anchor or alias, a tag, a merge key (<<), a key that is not a string (1:, true:, a mapping), a number JSON cannot spell (0x1F, .inf, 1_000), or a second document.", "Write the schema in the JSON-compatible part of YAML: string keys, plain values; share schemas with $ref to $defs instead of anchors."},
 	{CodeRefusedKeyword, "A keyword outside the profile: one the grammar cannot enforce exactly (oneOf, pattern, ...), or (portable) one some engine does not accept.", "The message says what to write instead; see docs/keywords.md."},
 	{CodeUnknownKeyword, "Reserved for keywords of a vocabulary the checker does not know. Not produced today: names of no vocabulary get W301.", "-"},
 	{CodeBadKeywordValue, "A keyword's value has the wrong type or range, as the draft's meta-schema says (a type name that does not exist, a negative count, a duplicate in required, an empty anyOf, ...).", "Write the value the message asks for."},
@@ -73,22 +75,22 @@ var CodeTable = []CodeInfo{
 	{CodeRemoteRef, "A $ref to another document, to an anchor, or inside or into a subschema with its own $id. No file or network access is made.", "Copy the schema into $defs (or definitions) of the root and refer to it as #/$defs/name."},
 	{CodeRefCycle, "Recursion through $ref and anyOf alone, which never consumes input ({\"$ref\": \"#\"}).", "Make the recursion go through properties or items."},
 	{CodeUnknownDraft, "$schema names a dialect the checker does not know, or a subschema switches dialects.", "Use draft-04, -06, -07, 2019-09 or 2020-12."},
-	{CodePortableRule, "An authoring rule of the portable profile is broken: an object schema without additionalProperties, something beside a $ref, a description without a type, a description on an anyOf, an any-value schema that does not list the six types.", "Follow the rule the message names."},
+	{CodePortableRule, "An authoring rule of the portable profile is broken: a $schema other than draft-07, an object schema without additionalProperties, something beside a $ref, a description without a type, a description on an anyOf, \"or nothing\" as an anyOf branch rather than a type list, minimum or maximum on numbers that are not integers, an any-value schema that does not list the six types.", "Follow the rule the message names."},
 	{CodeFormatNotExact, "Under AssertFormat, a format name the compiler cannot enforce exactly (anything but date, time, date-time, uuid, ipv4, ipv6, duration) on a schema that admits strings; beside a type that admits none (int32 on an integer) a format has no effect and is only warned about (W302).", "Drop the format, use enum for a small set of strings, or compile without AssertFormat so format stays an annotation (W302)."},
 	{CodeIgnoredKeyword, "Warning: a member that is not a keyword of the schema's draft (x-..., example, a keyword of a later or earlier draft). Validators ignore it, so it constrains nothing.", "Nothing, if that is what you meant; otherwise fix the name or the $schema."},
-	{CodeFormatNotEnforced, "Warning: format is an annotation; the grammar lets any string through.", "Use enum for a small set of strings, or check the format after decoding."},
+	{CodeFormatNotEnforced, "Warning: format is an annotation; the grammar lets any string through.", "For date, time, date-time, uuid, ipv4, ipv6 and duration, -assert-format (AssertFormat) enforces it exactly; for any other format use enum for a small set of strings, or check the format after decoding."},
 	{CodeRefSiblingsIgnored, "Warning: before 2019-09, validators ignore every keyword beside $ref.", "Move the keywords into the referenced schema, or use 2019-09 or later."},
 	{CodeNoValidValue, "The schema, or a part that must be present, admits no value.", "Loosen the constraints that contradict each other."},
-	{CodeNotExactlyCompilable, "A combination of admitted keywords that the compiler cannot enforce exactly.", "The message says which; simplify the schema."},
-	{CodeGrammarTooLarge, "The grammar would pass a size limit.", "Lower large bounds (maxLength, maxItems) or raise the limit."},
-	{CodeInputTooLarge, "The input is larger than Limits.MaxInputBytes (default 16 MiB).", "Split the schema or raise the limit."},
-	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (default 512), or the text's bytes times their nesting depth pass Limits.MaxNestedBytes (default 256 MiB), which bounds the reader's work.", "Flatten the document, for example with $ref to $defs."},
-	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (default 10,000).", "Write a smaller number or raise the limit."},
-	{CodeTooManySchemas, "The schema holds more subschemas than Limits.MaxSubschemas (default 100,000).", "Share subschemas through $ref, or raise the limit."},
-	{CodeTooManyValues, "The text holds more JSON values than Limits.MaxValues (default 2,000,000); each costs memory once read.", "Split the text, or raise the limit."},
+	{CodeNotExactlyCompilable, "A combination of admitted keywords that the compiler cannot enforce exactly, or one that would expand past Options.MaxAlternatives or Options.MaxMeets (flags -max-alternatives, -max-meets).", "The message says which; simplify the schema."},
+	{CodeGrammarTooLarge, "The grammar would have more rules than Options.MaxRules (flag -max-rules, default 50,000).", "Lower large bounds (maxLength, maxItems) or raise the limit."},
+	{CodeInputTooLarge, "The input is larger than Limits.MaxInputBytes (flag -max-input-bytes, default 16 MiB).", "Split the schema or raise the limit."},
+	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (flag -max-nesting, default 512), or the text's bytes times their nesting depth pass Limits.MaxNestedBytes (flag -max-nested-bytes, default 256 MiB), which bounds the reader's work.", "Flatten the document, for example with $ref to $defs."},
+	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (flag -max-number-digits, default 10,000).", "Write a smaller number or raise the limit."},
+	{CodeTooManySchemas, "The schema holds more subschemas than Limits.MaxSubschemas (flag -max-subschemas, default 100,000).", "Share subschemas through $ref, or raise the limit."},
+	{CodeTooManyValues, "The text holds more JSON values than Limits.MaxValues (flag -max-values, default 2,000,000); each costs memory once read.", "Split the text, or raise the limit."},
 	{CodeRegexInvalidGrammar, "Regex output: the grammar is not well formed (no root, an undefined rule). A bug when the grammar came from the compiler.", "Report it, with the schema."},
 	{CodeRegexRecursive, "Regex output: the schema is recursive ($ref cycles, or the any-value rule an absent additionalProperties brings in), and a regular expression cannot nest without bound.", "Use GBNF output; or state \"additionalProperties\": false (or a non-recursive schema) where members are free; or ask for -max-depth N, which rejects valid values nested deeper than N."},
-	{CodeRegexTooLarge, "Regex output: the regex would pass regex.Options.MaxBytes (default 1 MB) or Go's regexp size limits.", "Use GBNF output, compact whitespace, smaller bounds, or raise the limit."},
-	{CodeRegexTooDeep, "Regex output: the regex would nest deeper than regex.Options.MaxNesting (default 250, Rust regex's default limit).", "Use GBNF output, or flatten the schema."},
+	{CodeRegexTooLarge, "Regex output: the regex would pass regex.Options.MaxBytes (flag -max-regex-bytes, default 1 MB) or Go's regexp size limits.", "Use GBNF output, compact whitespace, smaller bounds, or raise the limit."},
+	{CodeRegexTooDeep, "Regex output: the regex would nest deeper than regex.Options.MaxNesting (flag -max-regex-nesting, default 250, Rust regex's default limit).", "Use GBNF output, or flatten the schema."},
 	{CodeRegexNoText, "Regex output: the grammar, or its unrolling to -max-depth, matches no text.", "Raise -max-depth, or use GBNF output."},
 }

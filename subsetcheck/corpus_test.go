@@ -17,7 +17,7 @@ var corpus = flag.String("corpus", os.Getenv("SCHEMA2GBNF_CORPUS"), "path to the
 // profiles. It must never panic; it prints how many schemas each subset
 // admits and the most frequent refusal codes (one count per schema and code).
 //
-//	go test ./subsetcheck/ -run TestCorpus -corpus=/work/shared/corpus/jsonschemabench -v
+//	go test ./subsetcheck/ -run TestCorpus -corpus=path/to/jsonschemabench -v
 func TestCorpus(t *testing.T) {
 	if *corpus == "" {
 		t.Skip("no -corpus given")

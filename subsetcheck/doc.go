@@ -10,4 +10,17 @@
 // vocabulary of the schema's draft constrain nothing in a validator and are
 // accepted with warning W301. docs/keywords.md and docs/codes.md are
 // generated from the tables (go run ./subsetcheck/internal/gendocs).
+//
+// The files follow the stages: read.go reads; check.go holds Check and the
+// walk; ref.go resolves $refs, cycles.go refuses recursion that consumes no
+// input, meta.go checks what the walk did not reach, portable.go holds the
+// portable profile's rules; positions.go lists where schemas stand and
+// location.go spells JSON Pointers and line:column. Each keyword is one row
+// of the table in keywords.go naming its handler, which lives in the file
+// of its family: keywords_core.go ($schema, $id, $ref, $anchor,
+// annotations), keywords_value.go (type, enum, const), keywords_object.go,
+// keywords_array.go, keywords_string.go, keywords_number.go and
+// keywords_combinator.go. To add a keyword, write its handler there (see
+// checkFunc: check the value, build the subschemas it holds, record what it
+// enforces in the Schema), add its row, and regenerate the docs.
 package subsetcheck

@@ -16,7 +16,9 @@ func KeywordTableMarkdown() string {
 		"**refused**: the schema is refused with S201 (the note says what to write instead).\n\n")
 	b.WriteString("A member that is not a keyword of the schema's draft (`x-...`, `example`, or a keyword of " +
 		"another draft, such as `prefixItems` in draft-07) constrains nothing in a validator: it is accepted with warning W301. " +
-		"Only subschemas reachable from the root are checked.\n\n")
+		"Every subschema reachable from the root is checked: through any keyword that holds schemas, refused ones included " +
+		"(the problems inside a refused `oneOf` are listed beside its S201, so one run lists every change), and through `$ref` from wherever it stands. " +
+		"A definition nothing reaches constrains nothing: only its keyword values are checked, as a validator's meta-schema check does (S203, S204).\n\n")
 	b.WriteString("| keyword | drafts | exact | portable | note |\n|---|---|---|---|---|\n")
 	for _, k := range sortedKeywords() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", k.Name, draftsString(k.Drafts), k.Exact, k.Portable, escapeCell(k.Note))
@@ -26,11 +28,18 @@ func KeywordTableMarkdown() string {
 		"`https://json-schema.org/draft/2020-12/schema` (http or https, with or without a trailing `#`). Without it, Options.DefaultDraft " +
 		"(2020-12 when unset). Any other dialect is refused (S208).\n\n")
 	b.WriteString("## Portable authoring rules (S209)\n\n" +
+		"The rules of the authors the portable profile is for (an ADR that publishes schemas for every engine to read, seed 001):\n\n" +
+		"- a `$schema` names draft-07 (a schema without one is read in the default draft);\n" +
 		"- a schema that may be an object (its type lists object, or it has properties or required) states `additionalProperties`;\n" +
 		"- nothing beside a `$ref` (except `$schema`, `$defs` and `definitions`);\n" +
 		"- a schema with a `description` has a `type`;\n" +
 		"- a schema with `anyOf` carries no `description`;\n" +
-		"- \"any value\" lists the six types: `{}` and `true` are refused, and so is `false` (except as `additionalProperties`).\n")
+		"- \"or nothing\" is a type list (`\"type\": [\"string\", \"null\"]`): an `anyOf` branch `{\"type\": \"null\"}` stands only beside `$ref` branches;\n" +
+		"- `minimum` and `maximum` bound whole numbers only: their schema's type is `integer` (or `integer` and types that are not numbers);\n" +
+		"- \"any value\" lists the six types: `{}` and `true` are refused, and so is `false` (except as `additionalProperties`).\n\n" +
+		"`$id` (draft-04: `id`) is taken at the root only, as the document's address (such as a schema's release URL): there every engine reads it as an annotation. " +
+		"Below the root it changes the base URI of the `$ref`s under it, which engines resolve differently, and it is refused (S201). " +
+		"A `$ref` stays inside the same document (S206 otherwise).\n")
 	return b.String()
 }
 

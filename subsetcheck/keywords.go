@@ -1,6 +1,13 @@
+// The keyword table: one row per keyword, with the drafts it belongs to,
+// the shape of its value, what each profile does with it, a note for the
+// docs, and its handler (in keywords_<family>.go).
+
 package subsetcheck
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Use says what a profile does with a keyword.
 type Use uint8
@@ -86,6 +93,11 @@ type Keyword struct {
 	// Note says, for a refused keyword, what to write instead; for the
 	// others, anything a user should know.
 	Note string
+
+	// check is the keyword's handler (see checkFunc), in the file of its
+	// family (keywords_core.go, keywords_object.go, ...); nil when the
+	// value needs no check and holds nothing the walk follows.
+	check checkFunc
 }
 
 // Use returns what profile p does with the keyword.
@@ -107,6 +119,7 @@ var (
 )
 
 const (
+	idNote      = "$ref inside an embedded resource (a subschema with its own $id) is refused; portable: at the root only, as the document's address: below the root it changes the base URI of the $refs under it, which engines resolve differently, and is refused (S201)"
 	notPortable = "not in the portable profile (llama.cpp, XGrammar, Outlines and llguidance do not all accept it); drop it or use the exact profile"
 	noExact     = "the grammar cannot enforce it exactly"
 )
@@ -117,88 +130,106 @@ const (
 // "$recursiveRef" in 2020-12, so they are refused there too.
 var Keywords = []Keyword{
 	// Core.
-	{"$schema", all, ShapeValue, Annotation, Annotation, "selects the draft; draft-04, -06, -07, 2019-09 and 2020-12 are known"},
-	{"$ref", all, ShapeValue, Enforced, Enforced, `local JSON Pointers only ("#", "#/$defs/name"); before 2019-09 its siblings are ignored (W303)`},
-	{"id", only4, ShapeValue, Annotation, Refused, "draft-04's $id; $ref inside an embedded resource is refused"},
-	{"$id", from6, ShapeValue, Annotation, Refused, "$ref inside an embedded resource (a subschema with its own $id) is refused"},
-	{"$defs", from2019, ShapeSchemaMap, Annotation, Annotation, "a container for $ref targets"},
-	{"definitions", all, ShapeSchemaMap, Annotation, Annotation, "a container for $ref targets, in every draft"},
-	{"$comment", from7, ShapeValue, Annotation, Refused, ""},
-	{"$anchor", from2019, ShapeValue, Annotation, Refused, `accepted, but a $ref to an anchor is refused (S206): refer with a JSON Pointer such as "#/$defs/name"`},
-	{"$dynamicAnchor", only2020, ShapeValue, Annotation, Refused, "accepted, but $dynamicRef is refused"},
-	{"$recursiveAnchor", from2019, ShapeValue, Annotation, Refused, "accepted, but $recursiveRef is refused"},
-	{"$vocabulary", from2019, ShapeValue, Annotation, Refused, "meaningful only in a meta-schema"},
-	{"$dynamicRef", only2020, ShapeValue, Refused, Refused, `dynamic scope is not supported; use a plain "$ref": "#/$defs/name"`},
-	{"$recursiveRef", from2019, ShapeValue, Refused, Refused, `dynamic scope is not supported; use a plain "$ref": "#/$defs/name"`},
+	{"$schema", all, ShapeValue, Annotation, Annotation, "selects the draft; draft-04, -06, -07, 2019-09 and 2020-12 are known", checkSchemaURI},
+	{"$ref", all, ShapeValue, Enforced, Enforced, `local JSON Pointers only ("#", "#/$defs/name"); before 2019-09 its siblings are ignored (W303)`, checkRef},
+	{"id", only4, ShapeValue, Annotation, Annotation, "draft-04's $id; " + idNote, checkID},
+	{"$id", from6, ShapeValue, Annotation, Annotation, idNote, checkID},
+	{"$defs", from2019, ShapeSchemaMap, Annotation, Annotation, "a container for $ref targets", mustBeObject},
+	{"definitions", all, ShapeSchemaMap, Annotation, Annotation, "a container for $ref targets, in every draft", mustBeObject},
+	{"$comment", from7, ShapeValue, Annotation, Refused, "", mustBeString},
+	{"$anchor", from2019, ShapeValue, Annotation, Refused, `accepted, but a $ref to an anchor is refused (S206): refer with a JSON Pointer such as "#/$defs/name"`, checkAnchor},
+	{"$dynamicAnchor", only2020, ShapeValue, Annotation, Refused, "accepted, but $dynamicRef is refused", checkAnchor},
+	{"$recursiveAnchor", from2019, ShapeValue, Annotation, Refused, "accepted, but $recursiveRef is refused", mustBeBool},
+	{"$vocabulary", from2019, ShapeValue, Annotation, Refused, "meaningful only in a meta-schema", mustBeObject},
+	{"$dynamicRef", only2020, ShapeValue, Refused, Refused, `dynamic scope is not supported; use a plain "$ref": "#/$defs/name"`, mustBeString},
+	{"$recursiveRef", from2019, ShapeValue, Refused, Refused, `dynamic scope is not supported; use a plain "$ref": "#/$defs/name"`, mustBeString},
 
 	// Annotations.
-	{"title", all, ShapeValue, Annotation, Annotation, ""},
-	{"description", all, ShapeValue, Annotation, Annotation, ""},
-	{"default", all, ShapeValue, Annotation, Refused, ""},
-	{"examples", from6, ShapeValue, Annotation, Refused, ""},
-	{"deprecated", from2019, ShapeValue, Annotation, Refused, ""},
-	{"readOnly", from7, ShapeValue, Annotation, Refused, ""},
-	{"writeOnly", from7, ShapeValue, Annotation, Refused, ""},
-	{"contentMediaType", from7, ShapeValue, Annotation, Refused, "an annotation: the string's content is not checked"},
-	{"contentEncoding", from7, ShapeValue, Annotation, Refused, "an annotation: the string's content is not checked"},
-	{"contentSchema", from2019, ShapeSchema, Annotation, Refused, "an annotation: the string's content is not checked"},
-	{"format", all, ShapeValue, Annotation, Refused, "an annotation: not enforced (W302), the model may write any string; with format assertion on, date, time, date-time, uuid, ipv4, ipv6 and duration are enforced exactly and any other name is refused (S210)"},
+	{"title", all, ShapeValue, Annotation, Annotation, "", mustBeString},
+	{"description", all, ShapeValue, Annotation, Annotation, "", mustBeString},
+	{"default", all, ShapeValue, Annotation, Refused, "", nil},
+	{"examples", from6, ShapeValue, Annotation, Refused, "", mustBeArray},
+	{"deprecated", from2019, ShapeValue, Annotation, Refused, "", mustBeBool},
+	{"readOnly", from7, ShapeValue, Annotation, Refused, "", mustBeBool},
+	{"writeOnly", from7, ShapeValue, Annotation, Refused, "", mustBeBool},
+	{"contentMediaType", from7, ShapeValue, Annotation, Refused, "an annotation: the string's content is not checked", mustBeString},
+	{"contentEncoding", from7, ShapeValue, Annotation, Refused, "an annotation: the string's content is not checked", mustBeString},
+	{"contentSchema", from2019, ShapeSchema, Annotation, Refused, "an annotation: the string's content is not checked", nil},
+	{"format", all, ShapeValue, Annotation, Refused, "an annotation: not enforced (W302), the model may write any string; with format assertion on, date, time, date-time, uuid, ipv4, ipv6 and duration are enforced exactly and any other name is refused (S210)", checkFormat},
 
 	// Enforced.
-	{"type", all, ShapeValue, Enforced, Enforced, "a name or a list of names"},
-	{"enum", all, ShapeValue, Enforced, Enforced, ""},
-	{"const", from6, ShapeValue, Enforced, Enforced, ""},
-	{"properties", all, ShapeSchemaMap, Enforced, Enforced, ""},
-	{"required", all, ShapeValue, Enforced, Enforced, ""},
-	{"additionalProperties", all, ShapeSchema, Enforced, Enforced, "absent means any extra member is allowed"},
-	{"items", all, ShapeItems, Enforced, Enforced, "portable: the single-schema form only"},
-	{"prefixItems", only2020, ShapeSchemaList, Enforced, Refused, ""},
-	{"additionalItems", to2019, ShapeSchema, Enforced, Refused, "has an effect only after an items array"},
-	{"minItems", all, ShapeValue, Enforced, Enforced, ""},
-	{"maxItems", all, ShapeValue, Enforced, Refused, ""},
-	{"minLength", all, ShapeValue, Enforced, Enforced, "counted in code points"},
-	{"maxLength", all, ShapeValue, Enforced, Refused, "counted in code points"},
-	{"minimum", all, ShapeValue, Enforced, Enforced, `exact: a bounded number accepts only plain decimals (no exponent, no trailing fraction zeros, no "-0")`},
-	{"maximum", all, ShapeValue, Enforced, Enforced, `exact: a bounded number accepts only plain decimals (no exponent, no trailing fraction zeros, no "-0")`},
-	{"exclusiveMinimum", all, ShapeValue, Enforced, Refused, `exact (plain decimals for numbers); a boolean in draft-04, a number later`},
-	{"exclusiveMaximum", all, ShapeValue, Enforced, Refused, `exact (plain decimals for numbers); a boolean in draft-04, a number later`},
-	{"anyOf", all, ShapeSchemaList, Enforced, Enforced, ""},
+	{"type", all, ShapeValue, Enforced, Enforced, "a name or a list of names", checkType},
+	{"enum", all, ShapeValue, Enforced, Enforced, "", checkEnum},
+	{"const", from6, ShapeValue, Enforced, Enforced, "", checkConst},
+	{"properties", all, ShapeSchemaMap, Enforced, Enforced, "", checkProperties},
+	{"required", all, ShapeValue, Enforced, Enforced, "", checkRequired},
+	{"additionalProperties", all, ShapeSchema, Enforced, Enforced, "absent means any extra member is allowed", checkAdditionalProperties},
+	{"items", all, ShapeItems, Enforced, Enforced, "portable: the single-schema form only", checkItems},
+	{"prefixItems", only2020, ShapeSchemaList, Enforced, Refused, "", checkPrefixItems},
+	{"additionalItems", to2019, ShapeSchema, Enforced, Refused, "has an effect only after an items array", checkAdditionalItems},
+	{"minItems", all, ShapeValue, Enforced, Enforced, "", checkMinItems},
+	{"maxItems", all, ShapeValue, Enforced, Refused, "", checkMaxItems},
+	{"minLength", all, ShapeValue, Enforced, Enforced, "counted in code points", checkMinLength},
+	{"maxLength", all, ShapeValue, Enforced, Refused, "counted in code points", checkMaxLength},
+	{"minimum", all, ShapeValue, Enforced, Enforced, `exact: a bounded number accepts only plain decimals (no exponent, no trailing fraction zeros, no "-0")`, checkMinimum},
+	{"maximum", all, ShapeValue, Enforced, Enforced, `exact: a bounded number accepts only plain decimals (no exponent, no trailing fraction zeros, no "-0")`, checkMaximum},
+	{"exclusiveMinimum", all, ShapeValue, Enforced, Refused, `exact (plain decimals for numbers); a boolean in draft-04, a number later`, checkExclusiveMinimum},
+	{"exclusiveMaximum", all, ShapeValue, Enforced, Refused, `exact (plain decimals for numbers); a boolean in draft-04, a number later`, checkExclusiveMaximum},
+	{"anyOf", all, ShapeSchemaList, Enforced, Enforced, "", checkAnyOf},
 
 	// Refused.
-	{"oneOf", all, ShapeSchemaList, Refused, Refused, "exactly-one cannot be enforced by a grammar; use anyOf with branches that cannot both match (for example each with a distinct const member)"},
-	{"allOf", all, ShapeSchemaList, Refused, Refused, "merge the branches into one schema by hand"},
-	{"not", all, ShapeSchema, Refused, Refused, "state what is allowed instead, for example with enum or type"},
-	{"if", from7, ShapeSchema, Refused, Refused, "write the cases as anyOf branches"},
-	{"then", from7, ShapeSchema, Refused, Refused, "write the cases as anyOf branches"},
-	{"else", from7, ShapeSchema, Refused, Refused, "write the cases as anyOf branches"},
-	{"pattern", all, ShapeValue, Refused, Refused, "regular expressions are not supported yet; use enum, or drop the pattern and check it after decoding"},
-	{"patternProperties", all, ShapeSchemaMap, Refused, Refused, "list the members in properties, or use additionalProperties"},
-	{"uniqueItems", all, ShapeValue, Refused, Refused, noExact + "; drop it and check uniqueness after decoding"},
-	{"multipleOf", all, ShapeValue, Refused, Refused, noExact + "; drop it, or use enum for a few values"},
-	{"minProperties", all, ShapeValue, Refused, Refused, noExact + "; use required"},
-	{"maxProperties", all, ShapeValue, Refused, Refused, noExact + `; list the members and write "additionalProperties": false`},
-	{"contains", from6, ShapeSchema, Refused, Refused, noExact + "; use prefixItems or items"},
-	{"minContains", from2019, ShapeValue, Refused, Refused, noExact},
-	{"maxContains", from2019, ShapeValue, Refused, Refused, noExact},
-	{"propertyNames", from6, ShapeSchema, Refused, Refused, `list the members in properties with "additionalProperties": false`},
-	{"dependencies", all, ShapeDependency, Refused, Refused, noExact + "; use anyOf of object schemas (the oracle validator enforces it in every draft)"},
-	{"dependentRequired", from2019, ShapeValue, Refused, Refused, noExact + "; use anyOf of object schemas"},
-	{"dependentSchemas", from2019, ShapeSchemaMap, Refused, Refused, noExact + "; use anyOf of object schemas"},
-	{"unevaluatedItems", from2019, ShapeSchema, Refused, Refused, "use items"},
-	{"unevaluatedProperties", from2019, ShapeSchema, Refused, Refused, "use additionalProperties"},
+	{"oneOf", all, ShapeSchemaList, Refused, Refused, "exactly-one cannot be enforced by a grammar; use anyOf with branches that cannot both match (for example each with a distinct const member)", checkOneOf},
+	{"allOf", all, ShapeSchemaList, Refused, Refused, "merge the branches into one schema by hand", checkAllOf},
+	{"not", all, ShapeSchema, Refused, Refused, "state what is allowed instead, for example with enum or type", checkNot},
+	{"if", from7, ShapeSchema, Refused, Refused, "write the cases as anyOf branches", checkIf},
+	{"then", from7, ShapeSchema, Refused, Refused, "write the cases as anyOf branches", checkThen},
+	{"else", from7, ShapeSchema, Refused, Refused, "write the cases as anyOf branches", checkElse},
+	{"pattern", all, ShapeValue, Refused, Refused, "regular expressions are not supported yet; use enum, or drop the pattern and check it after decoding", checkPattern},
+	{"patternProperties", all, ShapeSchemaMap, Refused, Refused, "list the members in properties, or use additionalProperties", checkPatternProperties},
+	{"uniqueItems", all, ShapeValue, Refused, Refused, noExact + "; drop it and check uniqueness after decoding", mustBeBool},
+	{"multipleOf", all, ShapeValue, Refused, Refused, noExact + "; drop it, or use enum for a few values", checkMultipleOf},
+	{"minProperties", all, ShapeValue, Refused, Refused, noExact + "; use required", mustBeCount},
+	{"maxProperties", all, ShapeValue, Refused, Refused, noExact + `; list the members and write "additionalProperties": false`, mustBeCount},
+	{"contains", from6, ShapeSchema, Refused, Refused, noExact + "; use prefixItems or items", checkContains},
+	{"minContains", from2019, ShapeValue, Refused, Refused, noExact, mustBeCount},
+	{"maxContains", from2019, ShapeValue, Refused, Refused, noExact, mustBeCount},
+	{"propertyNames", from6, ShapeSchema, Refused, Refused, `list the members in properties with "additionalProperties": false`, checkPropertyNames},
+	{"dependencies", all, ShapeDependency, Refused, Refused, noExact + "; use anyOf of object schemas (validators enforce dependencies in every draft)", checkDependencies},
+	{"dependentRequired", from2019, ShapeValue, Refused, Refused, noExact + "; use anyOf of object schemas", checkDependentRequired},
+	{"dependentSchemas", from2019, ShapeSchemaMap, Refused, Refused, noExact + "; use anyOf of object schemas", checkDependentSchemas},
+	{"unevaluatedItems", from2019, ShapeSchema, Refused, Refused, "use items", checkUnevaluatedItems},
+	{"unevaluatedProperties", from2019, ShapeSchema, Refused, Refused, "use additionalProperties", checkUnevaluatedProperties},
 }
 
 // keywordTable holds the rows by keywordHash of their names. Every member
 // of every schema is looked up, twice: a hash of the length and two bytes
 // costs less than hashing the whole name for a map, and most buckets hold
 // one row.
-var keywordTable = func() (t [256][]*Keyword) {
+var keywordTable [256][]*Keyword
+
+// draftNames spells the sets of drafts of the keyword table ("draft-04,
+// draft-06"), once rather than per warning.
+var draftNames = map[DraftSet]string{}
+
+// init indexes the table. It is not done by the variables' initializers:
+// the handlers in the table reach the lookup, and Go would see a cycle.
+func init() {
 	for i := range Keywords {
-		h := keywordHash(Keywords[i].Name)
-		t[h] = append(t[h], &Keywords[i])
+		k := &Keywords[i]
+		h := keywordHash(k.Name)
+		keywordTable[h] = append(keywordTable[h], k)
+		if _, ok := draftNames[k.Drafts]; ok {
+			continue
+		}
+		var in []string
+		for _, d := range AllDrafts {
+			if k.Drafts.Has(d) {
+				in = append(in, d.String())
+			}
+		}
+		draftNames[k.Drafts] = strings.Join(in, ", ")
 	}
-	return t
-}()
+}
 
 func keywordHash(name string) uint8 {
 	return uint8(len(name)*37 + int(name[0])*7 + int(name[len(name)-1]))

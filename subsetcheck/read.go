@@ -1,3 +1,6 @@
+// The reader: strict RFC 8259 JSON into a Value tree, in one scan that
+// never recurses, within named limits.
+
 package subsetcheck
 
 import (
@@ -5,12 +8,23 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
+
+// InputTooLarge is the L501 problem for an input of size bytes, more than
+// limit; size < 0 means only that it is longer than limit (a stream read up
+// to the limit and one byte more).
+func InputTooLarge(name string, size int64, limit int) *Problem {
+	is := fmt.Sprintf("the input is %d bytes, longer than", size)
+	if size < 0 {
+		is = "the input is longer than"
+	}
+	return &Problem{Code: CodeInputTooLarge, File: name, Line: 1, Col: 1,
+		Message: fmt.Sprintf("%s the limit of %d bytes (-max-input-bytes, Limits.MaxInputBytes); split the schema or raise the limit", is, limit)}
+}
 
 // DefaultLimits are the limits used for every zero field of Limits.
 var DefaultLimits = Limits{
@@ -57,8 +71,7 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 	lim = lim.withDefaults()
 	doc := &Document{Name: name, Data: data}
 	if len(data) > lim.MaxInputBytes {
-		return nil, ErrorList{{Code: CodeInputTooLarge, File: name, Line: 1, Col: 1,
-			Message: fmt.Sprintf("the input is %d bytes, more than the limit of %d (Limits.MaxInputBytes); split the schema or raise the limit", len(data), lim.MaxInputBytes)}}
+		return nil, ErrorList{InputTooLarge(name, int64(len(data)), lim.MaxInputBytes)}
 	}
 	// One copy of the text: every string and number of the tree is a
 	// substring of it, as the caller may reuse data.
@@ -82,66 +95,6 @@ func Read(name string, data []byte, lim Limits) (*Document, error) {
 	}
 	doc.Root = s.root
 	return doc, nil
-}
-
-// lineStarts lists the byte offset at which each line begins.
-func lineStarts(data []byte) []int {
-	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))
-	for i := 0; ; {
-		j := bytes.IndexByte(data[i:], '\n')
-		if j < 0 {
-			return starts
-		}
-		i += j + 1
-		starts = append(starts, i)
-	}
-}
-
-// Position turns a byte offset into a 1-based line and a 1-based column
-// counted in bytes. Offsets past the end are clamped to the end.
-func (d *Document) Position(offset int) (line, col int) {
-	if offset < 0 {
-		offset = 0
-	}
-	if offset > len(d.Data) {
-		offset = len(d.Data)
-	}
-	// Line starts are found on the first call only: most documents have
-	// no problem to place, and a search of every newline per Read was a
-	// tenth of reading.
-	p := d.lineStarts.Load()
-	if p == nil {
-		// A new variable: taking the address of one declared for both
-		// branches moved it to the heap on every call.
-		starts := lineStarts(d.Data)
-		p = &starts
-		d.lineStarts.Store(p)
-	}
-	starts := *p
-	// The last line starting at or before offset (the first starts at 0).
-	lo, hi := 0, len(starts)
-	for hi-lo > 1 {
-		mid := int(uint(lo+hi) >> 1)
-		if starts[mid] > offset {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return lo + 1, offset - starts[lo] + 1
-}
-
-// problem builds a Problem located at offset in d.
-func (d *Document) problem(code Code, pointer string, offset int, format string, args ...any) *Problem {
-	p := new(Problem)
-	d.place(p, code, pointer, offset, fmt.Sprintf(format, args...))
-	return p
-}
-
-// place fills p as problem would build it, with the message spelled.
-func (d *Document) place(p *Problem, code Code, pointer string, offset int, message string) {
-	line, col := d.Position(offset)
-	*p = Problem{Code: code, File: d.Name, Pointer: pointer, Line: line, Col: col, Message: message}
 }
 
 // frame is one open object or array during scanning, kept to name the
@@ -208,7 +161,7 @@ func (s *scanner) close() {
 	}
 	s.nested += s.pos - top.start
 	if s.nested > s.lim.MaxNestedBytes {
-		s.add(CodeTooDeep, top.start, "the text is too deeply nested for its size: its bytes times their depth pass %d (Limits.MaxNestedBytes); flatten the document", s.lim.MaxNestedBytes)
+		s.add(CodeTooDeep, top.start, "the text is too deeply nested for its size: its bytes times their depth pass %d (-max-nested-bytes, Limits.MaxNestedBytes); flatten the document, or raise the limit", s.lim.MaxNestedBytes)
 		panic(errSyntax{})
 	}
 }
@@ -352,7 +305,7 @@ func (s *scanner) scan() {
 // open pushes a container, refusing to pass Limits.MaxDepth.
 func (s *scanner) open(object bool, v *Value) {
 	if len(s.stack) >= s.lim.MaxDepth {
-		s.add(CodeTooDeep, s.pos, "values are nested more than %d deep (Limits.MaxDepth); flatten the document, for example with $ref to $defs", s.lim.MaxDepth)
+		s.add(CodeTooDeep, s.pos, "values are nested more than %d deep (-max-nesting, Limits.MaxDepth); flatten the document, for example with $ref to $defs, or raise the limit", s.lim.MaxDepth)
 		panic(errSyntax{})
 	}
 	first := len(s.items)
@@ -382,28 +335,6 @@ func (s *scanner) alloc() *Value {
 		v.id = uint32(s.doc.values)
 	}
 	return v
-}
-
-// maxSliceBlock bounds a block of members (and of the checker's lists).
-// Items have a smaller bound, maxItemBlock: their bound from the text also
-// counts the commas between members, five times too many on the corpus.
-const (
-	maxSliceBlock = 256
-	maxItemBlock  = 32
-)
-
-// take cuts n elements from *block, capped at n so that an append to them
-// cannot reach the next container's; a new block is made when too few are
-// left, sized by *left, an upper bound on the elements still to come, and
-// at most most (unless n is more).
-func take[T any](block *[]T, left *int, n, most int) []T {
-	if len(*block) < n {
-		*block = make([]T, max(n, min(*left, most)))
-	}
-	out := (*block)[:n:n]
-	*block = (*block)[n:]
-	*left -= n
-	return out
 }
 
 // newValue makes the Value starting at the position and hangs it in the
@@ -491,7 +422,7 @@ func (s *scanner) value() {
 		// Each Value costs about a hundred bytes once built: count them
 		// here, before anything is allocated.
 		if s.values++; s.values > s.lim.MaxValues {
-			s.add(CodeTooManyValues, s.pos, "the text holds more than %d values (Limits.MaxValues); split it or raise the limit", s.lim.MaxValues)
+			s.add(CodeTooManyValues, s.pos, "the text holds more than %d values (-max-values, Limits.MaxValues); split it or raise the limit", s.lim.MaxValues)
 			panic(errSyntax{})
 		}
 		s.skipSpace()
@@ -618,7 +549,7 @@ func (s *scanner) number() {
 		}
 	}
 	if mantissa > s.lim.MaxNumberDigits || exponent > s.lim.MaxNumberDigits {
-		s.add(CodeNumberTooLarge, start, "the number has %d digits and an exponent of magnitude %d; at most %d of each are read (Limits.MaxNumberDigits)", mantissa, exponent, s.lim.MaxNumberDigits)
+		s.add(CodeNumberTooLarge, start, "the number has %d digits and an exponent of magnitude %d; at most %d of each are read (-max-number-digits, Limits.MaxNumberDigits); write a smaller number or raise the limit", mantissa, exponent, s.lim.MaxNumberDigits)
 		panic(errSyntax{})
 	}
 }
@@ -797,76 +728,4 @@ func decodeString(raw string) string {
 func parseHex4(h string) rune {
 	v, _ := strconv.ParseUint(h, 16, 32)
 	return rune(v)
-}
-
-// escapePointerToken escapes one JSON Pointer reference token (RFC 6901).
-func escapePointerToken(s string) string {
-	if strings.IndexByte(s, '~') < 0 && strings.IndexByte(s, '/') < 0 {
-		return s // nearly always: two byte searches are cheaper than ContainsAny
-	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
-
-// Rat returns the exact value of a number. The reader's MaxNumberDigits
-// limit keeps the result small.
-func (v *Value) Rat() (*big.Rat, bool) {
-	if v == nil || v.Kind != Number {
-		return nil, false
-	}
-	return new(big.Rat).SetString(v.Num)
-}
-
-// Equal reports whether a and b are the same JSON value, as JSON Schema's
-// enum and const compare them: numbers by exact value (1 == 1.0 == 1e0),
-// objects whatever the order of their members, arrays item by item.
-func Equal(a, b *Value) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	if a.Kind != b.Kind {
-		return false
-	}
-	switch a.Kind {
-	case Null:
-		return true
-	case Bool:
-		return a.Bool == b.Bool
-	case String:
-		return a.Str == b.Str
-	case Number:
-		if a.Num == b.Num {
-			return true
-		}
-		x, ok1 := a.Rat()
-		y, ok2 := b.Rat()
-		return ok1 && ok2 && x.Cmp(y) == 0
-	case Array:
-		if len(a.Items) != len(b.Items) {
-			return false
-		}
-		for i := range a.Items {
-			if !Equal(a.Items[i], b.Items[i]) {
-				return false
-			}
-		}
-		return true
-	default:
-		if len(a.Members) != len(b.Members) {
-			return false
-		}
-		get := b.Get
-		if len(b.Members) > 16 { // avoid quadratic work on large objects
-			index := make(map[string]*Value, len(b.Members))
-			for _, m := range b.Members {
-				index[m.Name] = m.Value
-			}
-			get = func(name string) *Value { return index[name] }
-		}
-		for _, m := range a.Members {
-			if !Equal(m.Value, get(m.Name)) {
-				return false
-			}
-		}
-		return true
-	}
 }

@@ -37,6 +37,13 @@ type Options struct {
 	// annotation: the formats in AssertedFormats become part of the
 	// grammar, and any other format name is refused (S210).
 	AssertFormat bool
+
+	// ClosedObjects closes every object schema that lists properties and
+	// has no additionalProperties: members it does not list are refused, as
+	// if it said "additionalProperties": false. A narrowing on request:
+	// every text is still valid, but values with other members are no
+	// longer accepted. JSON Schema itself allows them.
+	ClosedObjects bool
 }
 
 // AssertedFormats are the formats enforced exactly when
@@ -89,6 +96,9 @@ type Schema struct {
 	// False is set for the boolean schema false (and anything that provably
 	// admits no value, such as "not": {}); no other field matters then.
 	False bool
+	// Closed marks the false additionalProperties that Options.ClosedObjects
+	// put where the schema wrote none; its Pointer names that place.
+	Closed bool
 
 	// Types is the set of types allowed: AllTypes when "type" is absent.
 	Types Type
@@ -146,6 +156,9 @@ type Checked struct {
 	Profile Profile
 	// AssertFormat is Options.AssertFormat: Schema.Format is enforced.
 	AssertFormat bool
-	Doc          *Document
-	Warnings     ErrorList // annotations that constrain nothing, unenforced formats, ...
+	// ClosedObjects is Options.ClosedObjects: objects that list properties
+	// take no other members.
+	ClosedObjects bool
+	Doc           *Document
+	Warnings      ErrorList // annotations that constrain nothing, unenforced formats, ...
 }

@@ -7,29 +7,25 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/verdict"
 )
 
-func Example() {
-	schema := []byte(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)
-	g, err := schema2gbnf.Compile(schema, schema2gbnf.Options{})
-	if err != nil {
-		fmt.Println(verdict.Refused(err).Class)
-		return
-	}
-	judge, err := verdict.New(g, verdict.Limits{}) // once per schema
+// Judge a model's reply with the grammar it was held to: one typed verdict
+// per reply, so a pipeline can tell a finished valid value from one cut off
+// by a token limit or one that is not JSON at all.
+func ExampleJudge_Judge() {
+	g, err := schema2gbnf.Compile([]byte(`{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`), schema2gbnf.Options{})
 	if err != nil {
 		panic(err)
 	}
-	for _, reply := range []string{`{"name":"Ada"}`, `{"name":"Ad`, `{"name":1}`, `{"nam":"Ada"}`, `{"name":"Ada",}`} {
-		v := judge.Judge([]byte(reply))
-		fmt.Printf("%s at byte %d", v.Class, v.Offset)
-		if v.Reason == verdict.ReasonSchema {
-			fmt.Printf(": %s at #%s, instance %q", v.Keyword, v.SchemaPointer, v.InstancePointer)
-		}
-		fmt.Println()
+	j, err := verdict.New(g, verdict.Limits{})
+	if err != nil {
+		panic(err)
+	}
+	for _, reply := range []string{`{"ok": true}`, `{"ok": tr`, `{"ok": 1}`, `ok`} {
+		v := j.Judge([]byte(reply))
+		fmt.Println(v.Class)
 	}
 	// Output:
-	// COMPLETE_VALID at byte 14
-	// INCOMPLETE at byte 11
-	// OFF_GRAMMAR at byte 8: type at #/properties/name/type, instance "/name"
-	// OFF_GRAMMAR at byte 5: required at #/required, instance ""
-	// PARSE_ERROR at byte 14
+	// COMPLETE_VALID
+	// INCOMPLETE
+	// OFF_GRAMMAR
+	// PARSE_ERROR
 }

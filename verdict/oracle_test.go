@@ -18,7 +18,7 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-var corpusDir = flag.String("corpus", "", "also check verdicts on up to -corpus-n schemas of each directory under `DIR` (e.g. /work/shared/corpus/jsonschemabench)")
+var corpusDir = flag.String("corpus", "", "also check verdicts on up to -corpus-n schemas of each directory under `DIR` (e.g. path/to/jsonschemabench)")
 var corpusN = flag.Int("corpus-n", 40, "schemas per corpus directory")
 
 // agreement checks one schema's verdicts against the oracle and counts them.

@@ -60,7 +60,7 @@ func main() {
 		fmt.Fprintln(os.Stderr)
 	}
 	if *jsonOut != "" {
-		run := bench.Coverage{Command: "go run ./bench/coverage " + strings.Join(os.Args[1:], " "), Env: bench.Env(), Records: records}
+		run := bench.Coverage{Command: bench.PublicCommand("go run ./bench/coverage " + strings.Join(os.Args[1:], " ")), Env: bench.Env(), Records: records}
 		if err := writeJSON(*jsonOut, run); err != nil {
 			fmt.Fprintln(os.Stderr, "coverage:", err)
 			os.Exit(1)

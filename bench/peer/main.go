@@ -83,7 +83,7 @@ func main() {
 		fmt.Fprintln(os.Stderr)
 	}
 	if *jsonOut != "" {
-		run := bench.PeerRun{Command: "go run ./bench/peer " + strings.Join(os.Args[1:], " "), Env: bench.Env(), Records: records}
+		run := bench.PeerRun{Command: bench.PublicCommand("go run ./bench/peer " + strings.Join(os.Args[1:], " ")), Env: bench.Env(), Records: records}
 		data, err := json.MarshalIndent(run, "", " ")
 		if err == nil {
 			err = os.WriteFile(*jsonOut, append(data, '\n'), 0o644)

@@ -8,6 +8,7 @@ import (
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/regex"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 	"github.com/schema2gbnf/schema2gbnf/verdict"
 )
@@ -25,6 +26,8 @@ type limitFlags struct {
 	maxRules        int
 	maxAlts         int
 	maxMeets        int
+	maxRegexBytes   int
+	maxRegexNesting int
 }
 
 // register adds the limit flags to fs.
@@ -39,6 +42,8 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
 	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and anyOf beside other keywords expand into more than `N` alternatives (C402)")
 	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and anyOf (C402)")
+	fs.IntVar(&l.maxRegexBytes, "max-regex-bytes", regex.DefaultMaxBytes, "with -format regex: refuse a regex longer than `N` bytes (R602)")
+	fs.IntVar(&l.maxRegexNesting, "max-regex-nesting", regex.DefaultMaxNesting, "with -format regex: refuse a regex whose groups nest deeper than `N` (R603)")
 }
 
 // apply copies the limits into opts.
@@ -54,6 +59,11 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 	opts.MaxRules = l.maxRules
 	opts.MaxAlternatives = l.maxAlts
 	opts.MaxMeets = l.maxMeets
+}
+
+// regexOptions are the regex limits, with the -max-depth unrolling.
+func (l *limitFlags) regexOptions(maxDepth int) regex.Options {
+	return regex.Options{MaxDepth: maxDepth, MaxBytes: l.maxRegexBytes, MaxNesting: l.maxRegexNesting}
 }
 
 // judgeLimitFlags are the limits of match and verdict: the grammar file

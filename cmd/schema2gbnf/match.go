@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -13,11 +16,13 @@ import (
 
 const matchUsage = `usage: schema2gbnf match [flags] GRAMMAR [TEXT|-]
 
-Says whether GRAMMAR accepts the whole TEXT (default stdin): exit 0 when it
-does, 1 when it does not (saying where the text left the grammar), 2 when
-the grammar does not parse, is over a limit, or a file cannot be read.
+Does GRAMMAR (a GBNF file) accept the whole TEXT (a file, or stdin)? Prints
+"accepted", or where the text left the grammar. Exit status: 0 accepted,
+1 rejected, 2 the grammar does not parse, is over a limit, or a file cannot
+be read.
 
 ` + finalNewlineRule + `
+
 flags:
 `
 
@@ -26,35 +31,62 @@ flags:
 const finalNewlineRule = `One final newline of TEXT ("\n" or "\r\n") is dropped: echo, jq -r and
 editors add one, and a grammar never ends with one. -exact keeps every byte.`
 
-// runMatch is "schema2gbnf match GRAMMAR [TEXT|-]".
+// printGrammarError writes a GBNF parse error with the grammar's file name:
+// "file:line:col: message" for each problem, "file: message" for one with
+// no position.
+func printGrammarError(w io.Writer, path string, err error) {
+	var list gbnf.ErrorList
+	var one *gbnf.Error
+	switch {
+	case errors.As(err, &list):
+	case errors.As(err, &one):
+		list = gbnf.ErrorList{one}
+	default:
+		fmt.Fprintf(w, "%s: %v\n", path, err)
+		return
+	}
+	for _, e := range list {
+		fmt.Fprintf(w, "%s\n", grammarErrorText(path, e))
+	}
+}
+
+// grammarErrorText is one GBNF problem, placed in its file.
+func grammarErrorText(path string, e *gbnf.Error) string {
+	if e.Pos.Line == 0 {
+		return path + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", path, e.Pos.Line, e.Pos.Col, e.Msg)
+}
+
+// runMatch is "schema2gbnf match GRAMMAR [TEXT|-]": exit 0 when the grammar
+// accepts the whole text, 1 when it does not (saying where the text left the
+// grammar), 2 when the grammar does not parse or a file cannot be read.
 func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var lim judgeLimitFlags
 	var exact bool
 	fs := flag.NewFlagSet("schema2gbnf match", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, matchUsage)
-		fs.PrintDefaults()
-	}
 	fs.BoolVar(&exact, "exact", false, "match TEXT byte for byte, keeping a final newline")
 	lim.register(fs, false)
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code, done := parseFlags(fs, args, func(w io.Writer) {
+		fmt.Fprint(w, matchUsage)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}, stdout, stderr)
+	if done {
+		return code
 	}
-	if len(pos) < 1 || len(pos) > 2 {
-		fmt.Fprintf(stderr, "schema2gbnf: want GRAMMAR [TEXT|-], got %d arguments\n", len(pos))
-		fs.Usage()
+	if len(pos) < 1 || len(pos) > 2 || len(pos) == 1 && isTerminal(stdin) {
+		fmt.Fprint(stderr, matchUsage)
 		return exitUsage
 	}
 	g, _, err := readGrammar(pos[0], stdin, lim)
 	if err != nil {
-		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
+		printGrammarError(stderr, pos[0], err)
 		return exitUsage
 	}
 	m, err := gbnf.NewMatcherLimits(g, lim.matcher())
 	if err != nil {
-		fmt.Fprintf(stderr, "schema2gbnf: %s: %v\n", pos[0], matcherLimitFlag(err))
+		fmt.Fprintf(stderr, "%s: %v\n", pos[0], matcherLimitFlag(err))
 		return exitUsage
 	}
 	path := "-"
@@ -71,7 +103,7 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	r, err := m.Check(string(text))
 	if err != nil {
-		fmt.Fprintf(stderr, "schema2gbnf: %s: %v\n", name, matcherLimitFlag(err))
+		fmt.Fprintf(stderr, "%s: %v\n", name, matcherLimitFlag(err))
 		return exitUsage
 	}
 	if r.Accepted {
@@ -88,22 +120,27 @@ func runMatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitRefused
 }
 
-// readGrammar reads and parses a grammar file within the flags' limits,
-// naming the flag when one is passed; src is the file's text.
+// readGrammar reads and parses a grammar file within the flags' limits; a
+// limit passed names its flag. src is the file's text. A parse error is
+// gbnf's, for printGrammarError.
 func readGrammar(path string, stdin io.Reader, lim judgeLimitFlags) (g *gbnf.Grammar, src string, err error) {
-	b, name, err := readInput(path, stdin, lim.maxGrammarBytes)
+	b, _, err := readInput(path, stdin, lim.maxGrammarBytes)
 	if err != nil {
 		return nil, "", err
 	}
 	if len(b) > lim.maxGrammarBytes {
-		return nil, "", fmt.Errorf("%s: the grammar is more than %d bytes; raise -max-grammar-bytes", name, lim.maxGrammarBytes)
+		size := fmt.Sprintf("more than %d", lim.maxGrammarBytes)
+		if st, err := os.Stat(path); err == nil && path != "-" {
+			size = strconv.FormatInt(st.Size(), 10)
+		}
+		return nil, "", fmt.Errorf("grammar text is %s bytes, over the limit of %d; raise -max-grammar-bytes", size, lim.maxGrammarBytes)
 	}
 	g, err = gbnf.ParseWithLimits(string(b), lim.grammar())
 	if err != nil {
 		if strings.Contains(err.Error(), "MaxRules") {
-			return nil, "", fmt.Errorf("%s: %v; raise -max-grammar-rules", name, err)
+			return nil, "", fmt.Errorf("%v; raise -max-grammar-rules", err)
 		}
-		return nil, "", fmt.Errorf("%s: %v", name, err)
+		return nil, "", err
 	}
 	return g, string(b), nil
 }

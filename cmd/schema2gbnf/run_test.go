@@ -63,7 +63,7 @@ func TestExitCodes(t *testing.T) {
 		{"bad profile", "", []string{"-profile", "loose"}, exitUsage, "unknown -profile"},
 		{"bad whitespace", "", []string{"-whitespace", "wide"}, exitUsage, "unknown -whitespace"},
 		{"bad format", "", []string{"-format", "yaml"}, exitUsage, "unknown -format"},
-		{"two schemas", "", []string{"a.json", "b.json"}, exitUsage, "at most one schema"},
+		{"two schemas", "", []string{"a.json", "b.json"}, exitUsage, "name a directory for their grammars with -o DIR"},
 		{"missing file", "", []string{"/nonexistent/schema.json"}, exitUsage, "no such file"},
 		{"match usage", "", []string{"match"}, exitUsage, "usage"},
 	}

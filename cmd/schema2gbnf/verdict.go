@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 	"github.com/schema2gbnf/schema2gbnf/verdict"
 )
@@ -96,9 +97,9 @@ type verdictFlags struct {
 func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := verdictFlags{compileFlags: compileFlags{whitespace: "bounded"}}
 	fs := flag.NewFlagSet("schema2gbnf verdict", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, verdictUsage)
+	help := func(w io.Writer) {
+		fmt.Fprint(w, verdictUsage)
+		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
 	fs.BoolVar(&f.asJSON, "json", false, "print the verdict as one JSON object")
@@ -110,11 +111,12 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.draft, "draft", "2020-12", "`DRAFT` assumed when the schema has no $schema: 4, 6, 7, 2019-09 or 2020-12")
 	fs.StringVar(&f.whitespace, "whitespace", "bounded", "`MODE` the grammar was compiled with: bounded or compact")
 	fs.BoolVar(&f.assert, "assert-format", false, assertFormatUsage)
+	fs.StringVar(&f.objects, "objects", "open", objectsUsage)
 	f.limits.register(fs)
 	f.judge.register(fs, true)
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitUsage
+	pos, code, done := parseFlags(fs, args, help, stdout, stderr)
+	if done {
+		return code
 	}
 	whitespaceSet := false
 	fs.Visit(func(fl *flag.Flag) { whitespaceSet = whitespaceSet || fl.Name == "whitespace" })
@@ -130,7 +132,7 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
-		fs.Usage()
+		help(stderr)
 		return exitUsage
 	}
 	schema, name, err := readInput(pos[0], stdin, schemaLimit(opts))
@@ -139,6 +141,7 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	opts.Name = name
+	opts.YAML = isYAMLName(pos[0])
 
 	lim := verdict.Limits{MaxTextBytes: f.judge.maxTextBytes, Matcher: f.judge.matcher(), Reader: opts.Limits}
 	judge, warnings, early, err := buildJudge(schema, opts, f.grammar, whitespaceSet, lim, f.judge)
@@ -246,7 +249,13 @@ func buildJudge(schema []byte, opts schema2gbnf.Options, grammarPath string, whi
 	}
 	rules, src, err := readGrammar(grammarPath, nil, jl)
 	if err != nil {
-		return nil, nil, nil, err
+		var one *gbnf.Error
+		if list := (gbnf.ErrorList{}); errors.As(err, &list) && len(list) > 0 {
+			one = list[0]
+		} else if !errors.As(err, &one) {
+			return nil, nil, nil, fmt.Errorf("%s: %v", grammarPath, err)
+		}
+		return nil, nil, nil, errors.New(grammarErrorText(grammarPath, one))
 	}
 	want := schema2gbnf.Provenance{
 		Version:    schema2gbnf.Version,
@@ -258,6 +267,9 @@ func buildJudge(schema []byte, opts schema2gbnf.Options, grammarPath string, whi
 	}
 	if checked.AssertFormat {
 		want.Format = "asserted"
+	}
+	if checked.ClosedObjects {
+		want.Objects = "closed"
 	}
 	warnings = provenanceWarnings(grammarPath, src, want, whitespaceSet)
 	j, err = verdict.NewWithRules(rules, checked, lim)
@@ -295,11 +307,22 @@ func provenanceWarnings(path, grammar string, want schema2gbnf.Provenance, white
 	if got.Format != "" { // grammars from before format assertion do not say
 		field("format", got.Format, want.Format)
 	}
+	if got.Objects != want.Objects {
+		out = append(out, fmt.Sprintf("%s was compiled with objects %s, not %s", path, objectsWord(got.Objects), objectsWord(want.Objects)))
+	}
 	if whitespaceSet {
 		field("whitespace", got.Whitespace, want.Whitespace)
 	}
 	field("schema2gbnf version", got.Version, want.Version)
 	return out
+}
+
+// objectsWord is a Provenance.Objects value as -objects spells it.
+func objectsWord(v string) string {
+	if v == "" {
+		return "open"
+	}
+	return v
 }
 
 // verdictLine is a verdict as printed by --json and --jsonl.
@@ -311,8 +334,7 @@ type verdictLine struct {
 }
 
 func writeVerdictJSON(w io.Writer, v verdictLine) {
-	b, _ := json.Marshal(v)
-	fmt.Fprintf(w, "%s\n", b)
+	w.Write(marshalJSON(v, false))
 }
 
 // writeVerdictText prints a verdict for people, in the words of its JSON:

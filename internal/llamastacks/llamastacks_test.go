@@ -1,6 +1,7 @@
 package llamastacks
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"sort"
@@ -90,12 +91,17 @@ func TestRunLimits(t *testing.T) {
 	}
 }
 
+var flagCorpus = flag.String("corpus", "", "also try the first 40 schemas of the Glaiveai2K subset under this JSONSchemaBench `DIR`")
+
 // The model must agree with gbnf.Matcher (itself checked against llama.cpp
 // by the interop tests) on our grammars for testdata schemas: sampled texts,
 // and each text cut short and with a character changed.
 func TestAgreesWithMatcher(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/corpus/*/*.json")
-	more, _ := filepath.Glob("/work/shared/corpus/jsonschemabench/Glaiveai2K/*.json")
+	var more []string
+	if *flagCorpus != "" {
+		more, _ = filepath.Glob(filepath.Join(*flagCorpus, "Glaiveai2K", "*.json"))
+	}
 	sort.Strings(more)
 	if len(more) > 40 {
 		more = more[:40]

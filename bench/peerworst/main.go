@@ -3,7 +3,7 @@
 // makes our grammars expensive for llama.cpp (then stackcost says which
 // rules hold the stacks).
 //
-//	go run ./internal/llamastacks/cmd/peerworst bench/results/peer-*.json
+//	go run ./bench/peerworst bench/results/peer-*.json
 //
 // One line per schema: ratio, our and the peer's work in ns per code point,
 // whether the peer accepts all our texts, the share of the peer's check that

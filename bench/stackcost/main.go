@@ -2,7 +2,7 @@
 // converter's (the peer's) cost llama.cpp's engine on the same texts, with
 // the llamastacks model, and optionally times the engine in node:
 //
-//	go run ./internal/llamastacks/cmd/stackcost [-peer] [-time] [-texts 4] [-json out.json] DIR...
+//	go run ./bench/stackcost [-peer] [-time] [-texts 4] [-json out.json] DIR...
 //
 // Texts are sampled from our compact grammar (valid values, canonical
 // spelling); only those both grammars accept are counted for both. Figures
@@ -42,6 +42,11 @@ var againstDir string
 // withPeerTexts adds texts sampled from the peer's grammar.
 var withPeerTexts bool
 
+// closedAgainst compares our grammar with our own under closed objects
+// (schema2gbnf -objects closed) instead of the peer's, on texts sampled from
+// the closed grammar, which the open one accepts too.
+var closedAgainst bool
+
 // Side is one grammar's figures on a schema's texts.
 type Side struct {
 	Rules, Elements int
@@ -73,6 +78,7 @@ func main() {
 	against := flag.String("against", "", "compare with the grammars in this directory (<first 16 hex of sha256 of the schema path>.gbnf, e.g. ours before a change) instead of the peer's")
 	compactOurs := flag.Bool("compact", false, "measure our compact grammar (no whitespace slots) instead of the default one")
 	blame := flag.Int("blame", 0, "list the rules holding the most live stacks, this many, per side")
+	flag.BoolVar(&closedAgainst, "closed", false, "compare our grammar with our grammar under -objects closed (as the peer side), on texts sampled from the closed one")
 	flag.BoolVar(&withPeerTexts, "peer-texts", false, "with -peer: also sample texts from the peer's grammar, kept in canonical spelling when the value is valid (as bench/peer does), so that a peer that rejects every text of ours is still compared")
 	flag.Parse()
 	var files []string
@@ -93,12 +99,16 @@ func main() {
 	}
 	sampleTexts := len(saved) == 0
 	var eng *engine
+	if closedAgainst {
+		*withPeer = true
+		fmt.Println("peer = our grammars with closed objects")
+	}
 	if *against != "" {
 		*withPeer = true
 		againstDir = *against
 		fmt.Println("peer = grammars from", *against)
 	}
-	if *withPeer || *withTime {
+	if *withPeer && !closedAgainst || *withTime {
 		eng = startEngine()
 		defer eng.stop()
 	}
@@ -168,8 +178,20 @@ func one(file string, texts []string, compactOurs bool, eng *engine, withPeer, w
 	if err != nil {
 		return rec, false
 	}
+	var closed *schema2gbnf.Grammar
+	sampleFrom := compact.Rules
+	if closedAgainst {
+		closedCompact, err := schema2gbnf.Compile(data, schema2gbnf.Options{Whitespace: compile.Compact, ClosedObjects: true})
+		if err != nil {
+			return rec, false
+		}
+		if closed, err = schema2gbnf.Compile(data, schema2gbnf.Options{ClosedObjects: true}); err != nil {
+			return rec, false
+		}
+		sampleFrom = closedCompact.Rules // texts every grammar accepts
+	}
 	if texts == nil {
-		s, err := gbnf.NewSampler(compact.Rules, 1)
+		s, err := gbnf.NewSampler(sampleFrom, 1)
 		if err != nil {
 			return rec, false
 		}
@@ -186,7 +208,9 @@ func one(file string, texts []string, compactOurs bool, eng *engine, withPeer, w
 	if compactOurs {
 		grammars[0] = compact.GBNF
 	}
-	if withPeer && againstDir != "" {
+	if closedAgainst {
+		grammars = append(grammars, closed.GBNF)
+	} else if withPeer && againstDir != "" {
 		h := sha256.Sum256([]byte(file))
 		other, err := os.ReadFile(filepath.Join(againstDir, hex.EncodeToString(h[:8])+".gbnf"))
 		if err != nil {

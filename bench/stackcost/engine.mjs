@@ -10,7 +10,7 @@ import path from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const interop = process.env.SCHEMA2GBNF_INTEROP || path.join(here, "..", "..", "..", "..", "interop");
+const interop = process.env.SCHEMA2GBNF_INTEROP || path.join(here, "..", "..", "interop");
 const {loadLlama, engineWork, getGbnfGrammarForGbnfJsonSchema, serve} =
     await import(pathToFileURL(path.join(interop, "timing.mjs")).href);
 console.warn = () => {};
