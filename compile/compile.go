@@ -244,6 +244,7 @@ func (cp *compiler) run() (*gbnf.Grammar, error) {
 		cp.noValue(root)
 		return nil, cp.errs.Err()
 	}
+	cp.escapeNonASCII()
 	cp.outline()
 	if len(cp.g.Rules) > cp.maxRules {
 		cp.tooLarge(root)

@@ -10,6 +10,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/schema2gbnf/schema2gbnf"
+	"github.com/schema2gbnf/schema2gbnf/verdict"
 )
 
 // alive reports whether process pid exists (and is not a zombie).
@@ -82,5 +85,43 @@ func TestServerDiesWithTest(t *testing.T) {
 	if alive(pid) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("llama-server %d outlived the test binary that started it", pid)
+	}
+}
+
+// TestUnspellableLiteral: the model's vocabulary (with its byte tokens
+// banned, as the tests sample) has no token for 名 or 前. A grammar that
+// forces them makes llama-server fail the request (HTTP 500, "Unexpected
+// empty grammar stack after accepting piece"), which verdict reads as a
+// PROVIDER_ERROR a retry does not cure; our grammar accepts the \u escape
+// beside each such character, so the model writes that and the reply is
+// COMPLETE_VALID.
+func TestUnspellableLiteral(t *testing.T) {
+	s, _ := server(t, built(t))
+	schema := []byte(`{"type":"object","properties":{"名前":{"const":"前"}},"required":["名前"],"additionalProperties":false}`)
+	g, err := schema2gbnf.Compile(schema, schema2gbnf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := verdict.New(g, verdict.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, err := s.Post("/completion", map[string]any{"prompt": prompt(1), "grammar": `root ::= "{\"名前\":\"前\"}"`, "n_predict": 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := j.JudgeReply(body)
+	if v.Class != verdict.ProviderError || v.Retry || v.Error == nil || !strings.Contains(v.Error.Message, "Unexpected empty grammar stack") {
+		t.Errorf("the raw literal: %s (retry %v): %s", v.Class, v.Retry, body)
+	}
+	_, body, err = s.Post("/completion", map[string]any{"prompt": prompt(1), "grammar": g.GBNF, "n_predict": 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := j.JudgeReply(body); v.Class != verdict.CompleteValid {
+		t.Errorf("our grammar: %s (%s): %s", v.Class, v.Message, body)
+	}
+	if s.Exited() {
+		t.Error("llama-server died")
 	}
 }
