@@ -425,8 +425,7 @@ func runBatch(j *verdict.Judge, replies bool, warnings []string, path string, st
 			}
 		}
 		if err != nil {
-			b, _ := json.Marshal(map[string]any{"input_line": lineNo, "error": err.Error()})
-			fmt.Fprintf(stdout, "%s\n", b)
+			stdout.Write(marshalJSON(map[string]any{"input_line": lineNo, "error": err.Error()}, false))
 			badLines++
 			continue
 		}
@@ -448,8 +447,7 @@ func runBatch(j *verdict.Judge, replies bool, warnings []string, path string, st
 	for _, c := range verdict.Classes {
 		summary.Counts[string(c)] = counts[c]
 	}
-	b, _ := json.Marshal(summary)
-	fmt.Fprintf(stderr, "%s\n", b)
+	stderr.Write(marshalJSON(summary, false))
 	if badLines > 0 {
 		return exitUsage
 	}
