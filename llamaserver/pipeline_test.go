@@ -364,7 +364,11 @@ func TestPipeline(t *testing.T) {
 	compiled, refused := 0, 0
 	var crashedOn []string
 	begin := time.Now()
+	deadline, hasDeadline := t.Deadline()
 	for _, sc := range vendoredSchemas(t) {
+		if hasDeadline && time.Until(deadline) < time.Minute {
+			t.Fatalf("stopped after %d schemas: less than a minute of the test's timeout is left (a busy machine); run with a longer -timeout", compiled)
+		}
 		g, err := schema2gbnf.Compile(sc.data, schema2gbnf.Options{})
 		if err != nil {
 			refused++
