@@ -71,7 +71,7 @@ func FuzzJudge(f *testing.F) {
 		for _, c := range Classes {
 			known = known || c == v.Class
 		}
-		if !known || v.Message == "" || v.Offset < 0 || v.Offset > len(text) {
+		if !known || v.Message == "" || v.Gate == "" || v.Offset < 0 || v.Offset > len(text) {
 			t.Fatalf("%q: %+v", text, v)
 		}
 		if v.Class == Incomplete && v.Offset != len(text) && v.Offset != 0 {

@@ -110,7 +110,7 @@ func TestRefused(t *testing.T) {
 		t.Fatal("pattern compiled")
 	}
 	v := Refused(err)
-	if v.Class != RefusedSchema || len(v.Problems) == 0 || v.Problems[0].Code != "S201" || v.Problems[0].Pointer != "/pattern" {
+	if v.Class != RefusedSchema || v.Gate != GateCompile || v.Retry || len(v.Problems) == 0 || v.Problems[0].Code != "S201" || v.Problems[0].Pointer != "/pattern" {
 		t.Errorf("got %+v", v)
 	}
 }
