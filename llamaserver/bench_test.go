@@ -1,6 +1,7 @@
 package llamaserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -8,7 +9,110 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schema2gbnf/schema2gbnf/verdict"
 )
+
+// routeCounts are one route's outcomes, as bench/README.md shows them.
+type routeCounts struct {
+	Requests       int            // requests sent
+	HTTPErrors     int            // a reply that is an error body (HTTP 4xx/5xx): PROVIDER_ERROR
+	ParserRejected int            // ... of which the server's own grammar parser refused the grammar
+	Unconstrained  int            // an HTTP 200 although the parser refused the grammar: decoded without it
+	Crashes        int            // the server died on the request
+	Valid          int            // COMPLETE_VALID, written the grammar's way
+	ValidNote      int            // COMPLETE_VALID with a note: not our grammar's spelling
+	Trailing       int            // ... of which whitespace after the value
+	Invalid        int            // OFF_GRAMMAR: the schema rejects the value
+	NotJSON        int            // PARSE_ERROR
+	Repeated       int            // PARSE_ERROR J102: an extra member name twice
+	Incomplete     int            // INCOMPLETE: stopped at the token limit
+	Other          int            // any other class
+	Cut            int            // direct requests with n_predict cutN: INCOMPLETE
+	CutComplete    int            // ... COMPLETE_VALID: finished within the limit
+	CutOther       int            // ... anything else
+	Tokens         int            // tokens predicted, from the replies' timings
+	PredictedMs    float64        // the server's own time predicting them
+	Errors         map[string]int // error replies by message
+}
+
+// cutN is the token limit of the requests cut short.
+const cutN = 8
+
+func (c *routeCounts) cut(v verdict.Verdict) {
+	switch v.Class {
+	case verdict.Incomplete:
+		c.Cut++
+	case verdict.CompleteValid:
+		c.CutComplete++
+	default:
+		c.CutOther++
+	}
+}
+
+// timed adds a reply's own timings.
+func (c *routeCounts) timed(body []byte) {
+	var r struct {
+		Tokens  int `json:"tokens_predicted"`
+		Timings struct {
+			PredictedMs float64 `json:"predicted_ms"`
+		} `json:"timings"`
+	}
+	if json.Unmarshal(body, &r) == nil {
+		c.Tokens += r.Tokens
+		c.PredictedMs += r.Timings.PredictedMs
+	}
+}
+
+func (c *routeCounts) add(v verdict.Verdict) {
+	switch v.Class {
+	case verdict.CompleteValid:
+		if v.Note == "" {
+			c.Valid++
+			break
+		}
+		c.ValidNote++
+		if strings.HasPrefix(strings.TrimPrefix(v.Note, notePrefix), "whitespace after the value") {
+			c.Trailing++
+		}
+	case verdict.OffGrammar:
+		c.Invalid++
+	case verdict.ParseError:
+		if len(v.Problems) > 0 && v.Problems[0].Code == "J102" {
+			c.Repeated++
+		} else {
+			c.NotJSON++
+		}
+	case verdict.Incomplete:
+		c.Incomplete++
+	case verdict.ProviderError:
+		c.HTTPErrors++
+		if v.Error != nil {
+			if c.Errors == nil {
+				c.Errors = map[string]int{}
+			}
+			c.Errors[errorKind(v.Error.Message)]++
+			if strings.Contains(v.Error.Message, "failed to parse grammar") {
+				c.ParserRejected++
+			}
+		}
+	default:
+		c.Other++
+	}
+}
+
+// errorKind is an error message without its details (the field named,
+// refs, figures).
+func errorKind(msg string) string {
+	msg = strings.TrimPrefix(msg, `Field 'json_schema': "json_schema": `)
+	msg = strings.ReplaceAll(msg, "\n", " ")
+	if i := strings.IndexAny(msg, "#'\"0123456789"); i > 0 {
+		msg = msg[:i]
+	}
+	return strings.TrimSpace(msg)
+}
+
+const notePrefix = "not written the grammar's way, so a model held to the grammar did not write it: "
 
 // benchSection is the marked section of bench/README.md this test writes.
 const benchSection = "llama-server"
