@@ -89,7 +89,14 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	if isTrue(p) {
 		return cp.anyValue()
 	}
-	t := p.Types
+	var ex excluded
+	if len(p.Except) > 0 {
+		var ok bool
+		if ex, ok = cp.excludedBy(p); !ok {
+			return nil
+		}
+	}
+	t := p.Types &^ ex.types
 	var buf [8]gbnf.Expr // one per type at most (two for boolean); alt copies them out
 	alts := buf[:0]
 	if t&subsetcheck.TObject != 0 {
@@ -99,25 +106,35 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		alts = append(alts, cp.arrayExpr(p, base))
 	}
 	if t&subsetcheck.TString != 0 {
-		if p.Format != "" {
+		switch {
+		case len(ex.strings) > 0:
+			alts = append(alts, cp.stringsExcept(p, ex.strings))
+		case p.Format != "":
 			alts = append(alts, cp.formattedString(p))
-		} else {
+		default:
 			alts = append(alts, cp.boundedString(p.MinLength, p.MaxLength))
 		}
 	}
-	switch {
-	case t&subsetcheck.TNumber != 0:
-		if !finiteDecimal(p.Lower) || !finiteDecimal(p.Upper) {
-			cp.problem(p, subsetcheck.CodeNotExactlyCompilable,
-				`a bound on non-integer numbers is not a finite decimal, so no decimal digit range can state it`)
-			return nil
-		}
+	switch nc := t & (subsetcheck.TNumber | subsetcheck.TInteger); {
+	case nc == 0:
+	case nc&subsetcheck.TNumber != 0 && (!finiteDecimal(p.Lower) || !finiteDecimal(p.Upper)):
+		cp.problem(p, subsetcheck.CodeNotExactlyCompilable,
+			`a bound on non-integer numbers is not a finite decimal, so no decimal digit range can state it`)
+		return nil
+	case len(ex.numbers) > 0 || nc == subsetcheck.TNumber:
+		alts = append(alts, cp.numbersExcept(p.Lower, p.Upper, nc, ex.numbers))
+	case nc&subsetcheck.TNumber != 0:
 		alts = append(alts, cp.numberRange(p.Lower, p.Upper))
-	case t&subsetcheck.TInteger != 0:
+	default:
 		alts = append(alts, cp.integerRange(integerBounds(p.Lower, p.Upper)))
 	}
 	if t&subsetcheck.TBoolean != 0 {
-		alts = append(alts, lit("true"), lit("false"))
+		if !ex.isTrue {
+			alts = append(alts, lit("true"))
+		}
+		if !ex.isFalse {
+			alts = append(alts, lit("false"))
+		}
 	}
 	if t&subsetcheck.TNull != 0 {
 		alts = append(alts, lit("null"))

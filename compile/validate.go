@@ -248,16 +248,57 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 			}
 		}
 	}
+	for _, x := range s.Except {
+		if equal(x, v) {
+			return false
+		}
+	}
 	if s.Ref != nil && !acceptsDepth(s.Ref, v, depth+1) {
 		return false
 	}
-	if s.AnyOf != nil {
-		for _, b := range s.AnyOf {
+	if s.AnyOf != nil && !acceptsAny(s.AnyOf, v, depth) {
+		return false
+	}
+	return noCombinators(s) || acceptsCombinators(s, v, depth)
+}
+
+// acceptsAny says whether some branch accepts v.
+func acceptsAny(branches []*subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
+	for _, b := range branches {
+		if acceptsDepth(b, v, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsCombinators checks allOf, oneOf, not and if/then/else.
+func acceptsCombinators(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
+	for _, b := range s.AllOf {
+		if !acceptsDepth(b, v, depth+1) {
+			return false
+		}
+	}
+	if s.OneOf != nil {
+		n := 0
+		for _, b := range s.OneOf {
 			if acceptsDepth(b, v, depth+1) {
-				return true
+				n++
 			}
 		}
+		if n != 1 {
+			return false
+		}
+	}
+	if s.Not != nil && acceptsDepth(s.Not, v, depth+1) {
 		return false
+	}
+	if s.If != nil {
+		branch := s.Else
+		if acceptsDepth(s.If, v, depth+1) {
+			branch = s.Then
+		}
+		return acceptsDepth(branch, v, depth+1)
 	}
 	return true
 }
@@ -275,13 +316,21 @@ func acceptsType(t subsetcheck.Type, v *subsetcheck.Value) bool {
 	case subsetcheck.Object:
 		return t&subsetcheck.TObject != 0
 	case subsetcheck.Number:
-		if t&subsetcheck.TNumber != 0 {
+		const number = subsetcheck.TNumber | subsetcheck.TInteger
+		switch t & number {
+		case number:
 			return true
+		case 0:
+			return false
 		}
-		if t&subsetcheck.TInteger != 0 {
-			d, ok := parseDecimal(v.Num)
-			return ok && d.isInteger()
+		d, ok := parseDecimal(v.Num)
+		if !ok {
+			return false
 		}
+		if d.isInteger() {
+			return t&subsetcheck.TInteger != 0
+		}
+		return t&subsetcheck.TNumber != 0
 	}
 	return false
 }

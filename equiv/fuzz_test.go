@@ -48,7 +48,7 @@ func (b *schemaBuilder) schema(depth int) string {
 	if depth > 4 {
 		return `{"type":"integer"}`
 	}
-	switch b.next() % 14 {
+	switch b.next() % 18 {
 	case 0:
 		return b.withFormat(fmt.Sprintf(`{"type":%q}`, b.pick([]string{"null", "boolean", "integer", "number", "string", "array", "object"})))
 	case 1:
@@ -99,6 +99,21 @@ func (b *schemaBuilder) schema(depth int) string {
 			return b.withFormat(`{"type":["string","null"]}`)
 		}
 		return fmt.Sprintf(`{"type":["string","null"],"maxLength":%d}`, b.next()%4)
+	case 13:
+		return `{"allOf":[` + b.schema(depth+1) + `,` + b.schema(depth+1) + `]}`
+	case 14:
+		return `{"oneOf":[` + b.schema(depth+1) + `,` + b.schema(depth+1) + `]}`
+	case 15:
+		return `{"not":` + b.schema(depth+1) + `}`
+	case 16:
+		parts := `"if":` + b.schema(depth+1)
+		if b.next()%3 != 0 {
+			parts += `,"then":` + b.schema(depth+1)
+		}
+		if b.next()%3 != 1 {
+			parts += `,"else":` + b.schema(depth+1)
+		}
+		return `{` + parts + `}`
 	default:
 		return `{"type":"number"}`
 	}
@@ -121,7 +136,8 @@ func fuzzSchemaWith(b *schemaBuilder) string {
 // be an ErrorList; a compiled schema must pass. Findings land in
 // testdata/fuzz/FuzzEquiv.
 func FuzzEquiv(f *testing.F) {
-	for _, seed := range []string{"\x00", "\x01\x02", "\x08\x03\x00\x02\x01\x01", "\x09\x06\x01\x03\x01\x04", "\x07\x03\x02\x04\x00\x00", "\x04\x03\x01\x02\x03", "\x08\x02\x04\x0b\x01\x02\x01"} {
+	for _, seed := range []string{"\x00", "\x01\x02", "\x08\x03\x00\x02\x01\x01", "\x09\x06\x01\x03\x01\x04", "\x07\x03\x02\x04\x00\x00", "\x04\x03\x01\x02\x03", "\x08\x02\x04\x0b\x01\x02\x01",
+		"\x0d\x01\x03\x02\x01\x03", "\x0d\x03\x01\x04\x03\x02\x03", "\x10\x08\x01\x00\x05\x02\x01\x01\x00\x0c\x03\x00\x01", "\x0e\x00\x00\x00\x04", "\x0e\x05\x05", "\x0f\x04\x02\x05", "\x0f\x0f\x00", "\x10\x00\x00\x01\x01\x03\x04\x01\x00\x04", "\x10\x03\x01\x00\x00\x04"} {
 		f.Add([]byte(seed))
 	}
 	if fz := flag.Lookup("test.fuzz"); fz != nil && fz.Value.String() != "" {

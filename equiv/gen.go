@@ -165,6 +165,7 @@ func (g *Generator) candidates(s *subsetcheck.Schema, depth int) []*subsetcheck.
 	for _, b := range s.AnyOf {
 		branches = append(branches, g.valid(b, depth+1)...)
 	}
+	branches = append(branches, g.combinatorCandidates(s, depth)...)
 	out = append(out, g.typed(s, depth)...)
 	// A branch's object and this schema's own object may each miss the
 	// other's required members: merge them.

@@ -133,7 +133,7 @@ func buildWith(t testing.TB, name string, schema []byte, opts subsetcheck.Option
 	if err != nil {
 		return refused(err)
 	}
-	m, err := gbnf.NewMatcher(g)
+	m, err := newMatcher(g)
 	if err != nil {
 		t.Errorf("%s: the compiled grammar does not load in our matcher: %v", name, err)
 		return outcome{}, false
@@ -286,7 +286,7 @@ func checkSchemaWith(t testing.TB, tl *tally, name string, schema []byte, opts s
 	gc, err := compile.Compile(out.checked, compile.Options{Whitespace: compile.Compact})
 	if err != nil {
 		t.Errorf("%s: compiles with bounded whitespace but not compact: %v", name, err)
-	} else if mc, err := gbnf.NewMatcher(gc); err != nil {
+	} else if mc, err := newMatcher(gc); err != nil {
 		t.Errorf("%s: compact grammar does not load in our matcher: %v", name, err)
 	} else {
 		r.compact, r.compactGrammar = mc, gc
@@ -406,4 +406,16 @@ func (r *run) sampleCheck() {
 			r.fail("the matcher rejects a string sampled from its own grammar", text, "rejects", "-")
 		}
 	}
+}
+
+// newMatcher is gbnf.NewMatcher, with its limits raised for the few corpus
+// grammars past them (the whole Kubernetes API in one schema: 1.8 MB), which
+// llama.cpp loads: the matcher's defaults are sized for typical grammars.
+func newMatcher(g *gbnf.Grammar) (*gbnf.Matcher, error) {
+	m, err := gbnf.NewMatcher(g)
+	var lim *gbnf.MatcherLimitError
+	if errors.As(err, &lim) {
+		return gbnf.NewMatcherLimits(g, gbnf.MatcherLimits{MaxStates: 1 << 24, MaxClosure: 1 << 26})
+	}
+	return m, err
 }

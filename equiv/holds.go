@@ -104,12 +104,41 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 		}
 	}
 	if s.AnyOf != nil {
+		some := false
 		for _, b := range s.AnyOf {
 			if holds(d, b, v, hops+1) {
-				return true
+				some = true
+				break
 			}
 		}
+		if !some {
+			return false
+		}
+	}
+	for _, b := range s.AllOf {
+		if !holds(d, b, v, hops+1) {
+			return false
+		}
+	}
+	if s.OneOf != nil {
+		n := 0
+		for _, b := range s.OneOf {
+			if holds(d, b, v, hops+1) {
+				n++
+			}
+		}
+		if n != 1 {
+			return false
+		}
+	}
+	if s.Not != nil && holds(d, s.Not, v, hops+1) {
 		return false
+	}
+	if s.If != nil {
+		if holds(d, s.If, v, hops+1) {
+			return holds(d, s.Then, v, hops+1)
+		}
+		return holds(d, s.Else, v, hops+1)
 	}
 	return true
 }
@@ -137,14 +166,14 @@ func typeHolds(t subsetcheck.Type, v *subsetcheck.Value) bool {
 	case subsetcheck.Object:
 		return t&subsetcheck.TObject != 0
 	case subsetcheck.Number:
-		if t&subsetcheck.TNumber != 0 {
+		if t&subsetcheck.TNumber != 0 && t&subsetcheck.TInteger != 0 {
 			return true
 		}
-		if t&subsetcheck.TInteger == 0 {
+		if t&(subsetcheck.TNumber|subsetcheck.TInteger) == 0 {
 			return false
 		}
 		r, ok := numRat(v.Num)
-		return ok && r.IsInt()
+		return ok && r.IsInt() == (t&subsetcheck.TInteger != 0) // TNumber alone: the non-integers
 	}
 	return false
 }

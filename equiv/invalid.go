@@ -50,6 +50,7 @@ func (g *Generator) invalid(s *subsetcheck.Schema, depth int) []*subsetcheck.Val
 	for _, b := range s.AnyOf {
 		out = append(out, g.invalid(b, depth+1)...)
 	}
+	out = append(out, g.combinatorNearMisses(s, depth)...)
 	if s.Types&(subsetcheck.TInteger|subsetcheck.TNumber) != 0 {
 		out = append(out, g.integers(s, false)...)
 		out = append(out, g.fractions(s, false)...)

@@ -35,6 +35,7 @@ const (
 	CodeNoValidValue         Code = "C401" // the schema (or a required part) admits no value
 	CodeNotExactlyCompilable Code = "C402" // a combination the compiler cannot enforce exactly
 	CodeGrammarTooLarge      Code = "C403" // the grammar would pass a size limit
+	CodeOneOfOverlap         Code = "C404" // two oneOf branches accept a common value
 
 	// Limits.
 	CodeInputTooLarge  Code = "L501" // Limits.MaxInputBytes
@@ -73,16 +74,17 @@ var CodeTable = []CodeInfo{
 	{CodeNotASchema, "A subschema is neither an object nor a boolean (draft-04: not an object), or a $ref points at something that is not a schema (an enum value, a properties map).", "Point at, or write, a schema."},
 	{CodeUnresolvedRef, "A local $ref points at nothing, or is not a valid JSON Pointer.", "Check the path; names are case-sensitive, ~0 is ~ and ~1 is /."},
 	{CodeRemoteRef, "A $ref to another document, to an anchor, or inside or into a subschema with its own $id. No file or network access is made.", "Copy the schema into $defs (or definitions) of the root and refer to it as #/$defs/name."},
-	{CodeRefCycle, "Recursion through $ref and anyOf alone, which never consumes input ({\"$ref\": \"#\"}).", "Make the recursion go through properties or items."},
+	{CodeRefCycle, "Recursion through $ref and the combinators (anyOf, allOf, oneOf, not, if/then/else) alone, which never consumes input ({\"$ref\": \"#\"}, {\"not\": {\"$ref\": \"#\"}}).", "Make the recursion go through properties or items."},
 	{CodeUnknownDraft, "$schema names a dialect the checker does not know, or a subschema switches dialects.", "Use draft-04, -06, -07, 2019-09 or 2020-12."},
 	{CodePortableRule, "An authoring rule of the portable profile is broken: a $schema other than draft-07, an object schema without additionalProperties, something beside a $ref, a description without a type, a description on an anyOf, \"or nothing\" as an anyOf branch rather than a type list, minimum or maximum on numbers that are not integers, an any-value schema that does not list the six types.", "Follow the rule the message names."},
 	{CodeFormatNotExact, "Under AssertFormat, a format name the compiler cannot enforce exactly (anything but date, time, date-time, uuid, ipv4, ipv6, duration) on a schema that admits strings; beside a type that admits none (int32 on an integer) a format has no effect and is only warned about (W302).", "Drop the format, use enum for a small set of strings, or compile without AssertFormat so format stays an annotation (W302)."},
-	{CodeIgnoredKeyword, "Warning: a member that is not a keyword of the schema's draft (x-..., example, a keyword of a later or earlier draft). Validators ignore it, so it constrains nothing.", "Nothing, if that is what you meant; otherwise fix the name or the $schema."},
+	{CodeIgnoredKeyword, "Warning: a member that is not a keyword of the schema's draft (x-..., example, a keyword of a later or earlier draft), or a keyword that has no effect where it stands (additionalItems without an items array, then or else without if, if without then and else). Validators ignore it, so it constrains nothing.", "Nothing, if that is what you meant; otherwise fix the name or the $schema."},
 	{CodeFormatNotEnforced, "Warning: format is an annotation; the grammar lets any string through.", "For date, time, date-time, uuid, ipv4, ipv6 and duration, -assert-format (AssertFormat) enforces it exactly; for any other format use enum for a small set of strings, or check the format after decoding."},
 	{CodeRefSiblingsIgnored, "Warning: before 2019-09, validators ignore every keyword beside $ref.", "Move the keywords into the referenced schema, or use 2019-09 or later."},
 	{CodeNoValidValue, "The schema, or a part that must be present, admits no value.", "Loosen the constraints that contradict each other."},
-	{CodeNotExactlyCompilable, "A combination of admitted keywords that the compiler cannot enforce exactly, or one that would expand past Options.MaxAlternatives or Options.MaxMeets (flags -max-alternatives, -max-meets).", "The message says which; simplify the schema."},
+	{CodeNotExactlyCompilable, "A combination of admitted keywords that the compiler cannot enforce exactly, or one that would expand past Options.MaxAlternatives, Options.MaxMeets or Options.MaxOneOfPairs (flags -max-alternatives, -max-meets, -max-oneof-pairs).", "The message says which; simplify the schema."},
 	{CodeGrammarTooLarge, "The grammar would have more rules than Options.MaxRules (flag -max-rules, default 50,000).", "Lower large bounds (maxLength, maxItems) or raise the limit."},
+	{CodeOneOfOverlap, "Two branches of a oneOf accept a common value, shown in the message: oneOf rejects such a value while either branch accepts it, and the grammar holds oneOf only as the union of branches proven pairwise disjoint.", "Make the branches exclusive (a const member that differs, a required member that the other branch forbids), or write anyOf if a value may match both."},
 	{CodeInputTooLarge, "The input is larger than Limits.MaxInputBytes (flag -max-input-bytes, default 16 MiB).", "Split the schema or raise the limit."},
 	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (flag -max-nesting, default 512), or the text's bytes times their nesting depth pass Limits.MaxNestedBytes (flag -max-nested-bytes, default 256 MiB), which bounds the reader's work.", "Flatten the document, for example with $ref to $defs."},
 	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (flag -max-number-digits, default 10,000).", "Write a smaller number or raise the limit."},

@@ -73,7 +73,7 @@ const (
 	TBoolean
 	TObject
 	TArray
-	TNumber  // any number; "number" sets TNumber|TInteger
+	TNumber  // numbers with a non-zero fractional part; "number" sets TNumber|TInteger
 	TInteger // numbers with a zero fractional part (1.0 and 1e2 included, as validators judge)
 	TString
 
@@ -140,6 +140,22 @@ type Schema struct {
 	// Ref is the resolved target of a local "$ref". When the draft makes a
 	// $ref's siblings meaningful (2019-09 and later) they are enforced too.
 	Ref *Schema
+
+	// AllOf lists branches that must all hold; OneOf, branches of which
+	// exactly one must hold.
+	AllOf []*Schema
+	OneOf []*Schema
+	// Not, when non-nil, is a schema the value must not match.
+	Not *Schema
+	// If, Then and Else are "if"/"then"/"else": a value If accepts must
+	// match Then, any other must match Else (nil: any value). If is nil
+	// when neither Then nor Else is written: it constrains nothing then.
+	If, Then, Else *Schema
+
+	// Except lists values the schema rejects whatever else it says. Check
+	// never sets it: it is how the compiler writes the complement of an
+	// enum or const (see compile/not.go).
+	Except []*Value
 }
 
 // Property is one declared member of an object schema.
