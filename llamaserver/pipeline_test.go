@@ -108,7 +108,7 @@ func built(t *testing.T) *Build {
 		return b
 	}
 	if deadline, ok := t.Deadline(); ok && time.Until(deadline) < buildTime && os.Getenv("CI") != "true" {
-		skip(t, "llama-server checks not run: llama-server is not built yet, and a build (about 7 minutes on 2 cores) does not fit this run's timeout; build it once with: go test -run TestBuild -timeout 60m ./llamaserver")
+		skip(t, "llama-server checks not run: llama-server is not built yet, and a build (about 7 minutes on 2 cores) does not fit this run's timeout; build it once with: go test -run TestBuild -timeout 75m ./llamaserver")
 	}
 	var log bytes.Buffer
 	b, err := Built(bundle, &log)
