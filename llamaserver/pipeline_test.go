@@ -324,16 +324,19 @@ func TestPipeline(t *testing.T) {
 			checkOurs(t, sc, o, judge, string(v.ID), string(entry.ID), []byte(entry.Reply), v.Verdict)
 		}
 
-		// The single block, on the first prompt: its verdict is the batch's.
-		code, out = runBlock(t, single, dir, bin, srv.URL, prompt(1))
-		var v verdict.Verdict
-		if err := json.Unmarshal([]byte(out), &v); err != nil {
-			t.Fatalf("%s: the single block printed no verdict (exit %d): %v\n%s", sc.name, code, err, out)
-		}
-		var first verdictLine
-		json.Unmarshal([]byte(verdicts[0]), &first)
-		if v.Class != first.Class || v.Offset != first.Offset || code != exitOf(v.Class) {
-			t.Errorf("%s: the single block says %s at %d (exit %d), the batch %s at %d", sc.name, v.Class, v.Offset, code, first.Class, first.Offset)
+		// The single block, on the first prompt of every fourth schema (it
+		// spawns five processes): its verdict is the batch's.
+		if compiled%4 == 1 {
+			code, out = runBlock(t, single, dir, bin, srv.URL, prompt(1))
+			var v verdict.Verdict
+			if err := json.Unmarshal([]byte(out), &v); err != nil {
+				t.Fatalf("%s: the single block printed no verdict (exit %d): %v\n%s", sc.name, code, err, out)
+			}
+			var first verdictLine
+			json.Unmarshal([]byte(verdicts[0]), &first)
+			if v.Class != first.Class || v.Offset != first.Offset || code != exitOf(v.Class) {
+				t.Errorf("%s: the single block says %s at %d (exit %d), the batch %s at %d", sc.name, v.Class, v.Offset, code, first.Class, first.Offset)
+			}
 		}
 
 		// Cut short: a direct request with a small n_predict, so that the
