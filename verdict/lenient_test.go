@@ -75,6 +75,9 @@ func TestSchemaInvalidPerRelaxation(t *testing.T) {
 		if v := j.Judge([]byte(`"not even the type"`)); v.Class != OffGrammar {
 			t.Errorf("%s: a value the relaxed grammar refuses is %s, want OFF_GRAMMAR", tt.name, v.Class)
 		}
+		if v := j.Judge([]byte(" " + tt.invalid)); v.Class != SchemaInvalid {
+			t.Errorf("%s: %q, not in the grammar's spelling, is %s (%s), want SCHEMA_INVALID", tt.name, " "+tt.invalid, v.Class, v.Message)
+		}
 	}
 }
 
@@ -117,7 +120,7 @@ func TestExactGrammarsAreNotRevalidated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.full != nil {
+	if j.validator != nil {
 		t.Errorf("an exact grammar gets a validator")
 	}
 }
@@ -144,7 +147,7 @@ func BenchmarkJudgeLenient(b *testing.B) {
 		b.Fatal(err)
 	}
 	without := *j
-	without.full = nil
+	without.validator = nil
 	for _, c := range []struct {
 		name string
 		j    *Judge
