@@ -231,6 +231,8 @@ func dependents(d Draft, at *Value, m *Member) []string {
 		if n, ok := count(m.Value); ok && n == 0 {
 			return []string{"contains"} // without minContains: at least one item must match
 		}
+	case "contains":
+		return []string{"minContains", "maxContains"} // count nothing without it
 	case "minimum", "maximum":
 		if d == Draft4 {
 			return []string{"exclusive" + strings.ToUpper(m.Name[:1]) + m.Name[1:]} // needs its bound (S203)

@@ -211,7 +211,8 @@ func (f *Failure) Error() string {
 // explains its own failure; not's, a relaxation under it (the validator
 // does not say why its subschema matched); a schema's failure is
 // explained when each of its failing keywords is; anyOf's, and oneOf's
-// when no branch matched, when one branch's is. The failure returned is
+// when no branch matched, when one branch's is; contains', when one item's
+// failure to match is. The failure returned is
 // then the first relaxed keyword on such a path; else the first failing
 // keyword.
 func (r *Result) Explain(relaxed subsetcheck.ErrorList) (*Failure, bool) {
@@ -241,7 +242,8 @@ func (r *Result) explained(e *jsonschema.ValidationError, relaxed subsetcheck.Er
 		return nil
 	}
 	switch k := e.ErrorKind.(type) {
-	case *kind.AnyOf:
+	case *kind.AnyOf, *kind.Contains, *kind.MinContains:
+		// One branch, or one more item that matches contains, would do.
 		return r.anyExplained(e.Causes, relaxed)
 	case *kind.OneOf:
 		if k.Subschemas == nil {
