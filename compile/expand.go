@@ -236,8 +236,8 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	var ok bool
 	for _, p := range a.Properties {
 		other := b.AdditionalProperties
-		if q := property(b, p.Name); q != nil {
-			other = q
+		if declared(b, p.Name) {
+			other = property(b, p.Name) // nil: any value
 		}
 		var s *subsetcheck.Schema
 		if s, ok = cp.conj(p.Schema, other); !ok {
@@ -246,7 +246,7 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 		m.Properties = append(m.Properties, subsetcheck.Property{Name: p.Name, Schema: s})
 	}
 	for _, p := range b.Properties {
-		if property(a, p.Name) != nil {
+		if declared(a, p.Name) {
 			continue
 		}
 		var s *subsetcheck.Schema
