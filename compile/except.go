@@ -59,6 +59,7 @@ func (cp *compiler) excludedBy(p *subsetcheck.Schema) (excluded, bool) {
 			cp.problem(p, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
 				"%s is excluded here (not of an enum or const), and the %ss other than one value have no grammar here; exclude it by a keyword of its members instead (for example not with required or properties)",
 				clip(plainText(x), 60), kindWord(x.Kind)))
+			cp.noteNoComplement(&noComplement{at: p, why: fmt.Sprintf("the %ss other than %s have no grammar here", kindWord(x.Kind), clip(plainText(x), 60))})
 			return ex, false
 		}
 	}
@@ -111,6 +112,7 @@ func (cp *compiler) stringsExcept(p *subsetcheck.Schema, strs []string) gbnf.Exp
 		cp.problem(p, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
 			"the strings here must not be %s (not of an enum or const), and excluding strings from format %q is not supported; list the allowed strings in enum instead",
 			clip(quoted(strs[0]), 60), p.Format))
+		cp.noteNoComplement(&noComplement{at: p, why: fmt.Sprintf("the strings in format %q other than %s have no grammar here", p.Format, clip(quoted(strs[0]), 60))})
 		return nil
 	}
 	if p.MinLength == 0 && p.MaxLength < 0 {

@@ -64,11 +64,44 @@ func (cp *compiler) complement(s *subsetcheck.Schema) ([]alternative, error) {
 				return nil, &noComplement{at: a.plain, why: why + cp.meetNote(a.plain)}
 			}
 		}
-		if out, ok = cp.cross(out, c); !ok {
+		if out, ok = cp.crossing(out, c, true); !ok {
 			return nil, errReported
 		}
 	}
 	return out, nil
+}
+
+// noValueEvident says whether plain schema p admits no value by its own
+// keywords, as a cheap look tells: false, no type, an empty enum, or its
+// one type's bounds contradict (a required member that must not be
+// there, lengths, counts or a range that admit nothing).
+func noValueEvident(p *subsetcheck.Schema) bool {
+	switch {
+	case p.False || p.Types == 0 || p.Enum != nil && len(p.Enum) == 0:
+		return true
+	case p.Types == subsetcheck.TObject:
+		for _, r := range p.Required {
+			s := p.AdditionalProperties
+			if declared(p, r) {
+				s = property(p, r) // nil: any value
+			}
+			if s = target(s); s != nil && s.False {
+				return true
+			}
+		}
+	case p.Types == subsetcheck.TArray:
+		return p.MaxItems >= 0 && p.MinItems > p.MaxItems
+	case p.Types == subsetcheck.TString:
+		return p.MaxLength >= 0 && p.MinLength > p.MaxLength
+	case p.Types&^(subsetcheck.TNumber|subsetcheck.TInteger) == 0:
+		lo, hi := p.Lower, p.Upper
+		if lo == nil || hi == nil || lo.Value == nil || hi.Value == nil {
+			return false
+		}
+		c := lo.Value.Cmp(hi.Value)
+		return c > 0 || c == 0 && (lo.Exclusive || hi.Exclusive)
+	}
+	return false
 }
 
 // ComplementReason says why the complement of s cannot be built at its top
@@ -118,6 +151,7 @@ func (cp *compiler) negation(s *subsetcheck.Schema) *subsetcheck.Schema {
 	n := trueSchema(s)
 	n.Not = s
 	put(&cp.negations, s, n)
+	put(&cp.complemented, n, true)
 	return n
 }
 

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"math/big"
 	"strings"
 	"testing"
 
@@ -140,5 +141,41 @@ func TestNotStringsBounded(t *testing.T) {
 			}
 		}
 		all("", 5)
+	}
+}
+
+// TestNoValueEvident: the cheap emptiness look that prunes complements
+// and shortcuts oneOf proofs says empty only of schemas that admit no
+// value.
+func TestNoValueEvident(t *testing.T) {
+	f := &subsetcheck.Schema{False: true}
+	rat := func(n int64) *big.Rat { return big.NewRat(n, 1) }
+	obj := func(props []subsetcheck.Property, ap *subsetcheck.Schema, types subsetcheck.Type) *subsetcheck.Schema {
+		return &subsetcheck.Schema{Types: types, Properties: props, Required: []string{"a"}, AdditionalProperties: ap, MaxItems: -1, MaxLength: -1}
+	}
+	num := func(lo, hi int64, exclusive bool) *subsetcheck.Schema {
+		return &subsetcheck.Schema{Types: subsetcheck.TNumber | subsetcheck.TInteger, MaxItems: -1, MaxLength: -1,
+			Lower: &subsetcheck.Bound{Value: rat(lo), Exclusive: exclusive}, Upper: &subsetcheck.Bound{Value: rat(hi)}}
+	}
+	for _, tc := range []struct {
+		name  string
+		s     *subsetcheck.Schema
+		empty bool
+	}{
+		{"required member declared with any value, others closed", obj([]subsetcheck.Property{{Name: "a"}}, f, subsetcheck.TObject), false},
+		{"required member declared false", obj([]subsetcheck.Property{{Name: "a", Schema: f}}, nil, subsetcheck.TObject), true},
+		{"required member undeclared, others closed", obj(nil, f, subsetcheck.TObject), true},
+		{"required member false, strings too", obj([]subsetcheck.Property{{Name: "a", Schema: f}}, nil, subsetcheck.TObject|subsetcheck.TString), false},
+		{"minItems over maxItems", &subsetcheck.Schema{Types: subsetcheck.TArray, MinItems: 3, MaxItems: 2, MaxLength: -1}, true},
+		{"minItems at maxItems", &subsetcheck.Schema{Types: subsetcheck.TArray, MinItems: 2, MaxItems: 2, MaxLength: -1}, false},
+		{"minLength over maxLength", &subsetcheck.Schema{Types: subsetcheck.TString, MinLength: 3, MaxLength: 2, MaxItems: -1}, true},
+		{"range 3..2", num(3, 2, false), true},
+		{"range 2..2", num(2, 2, false), false},
+		{"range (2..2]", num(2, 2, true), true},
+		{"no type", &subsetcheck.Schema{MaxItems: -1, MaxLength: -1}, true},
+	} {
+		if got := noValueEvident(tc.s); got != tc.empty {
+			t.Errorf("%s: noValueEvident %v, want %v", tc.name, got, tc.empty)
+		}
 	}
 }

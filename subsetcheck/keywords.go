@@ -177,7 +177,7 @@ var Keywords = []Keyword{
 	{"exclusiveMaximum", all, ShapeValue, Enforced, Refused, `exact (plain decimals for numbers); a boolean in draft-04, a number later`, checkExclusiveMaximum},
 	{"anyOf", all, ShapeSchemaList, Enforced, Enforced, "", checkAnyOf},
 	{"allOf", all, ShapeSchemaList, Enforced, Refused, "exact: the meet of the branches; refused (C402) only where two branches meet in a combination the compiler cannot enforce exactly, which the message names", checkAllOf},
-	{"oneOf", all, ShapeSchemaList, Enforced, Refused, "exact when the branches are proven pairwise disjoint (then it is anyOf); branches that overlap are refused (C404) with a value both accept", checkOneOf},
+	{"oneOf", all, ShapeSchemaList, Enforced, Refused, "exact: anyOf where the branches are proven pairwise disjoint; where two overlap, each branch without the values of the branches it overlaps (their complements), with a warning showing a value both accept (W304); refused (C404) only where such a complement cannot be built", checkOneOf},
 	{"not", all, ShapeSchema, Enforced, Refused, "exact where the complement can be built: type, enum, const, number and integer ranges, string lengths, item counts and positional items, required, properties; refused (C402) for format, additionalProperties and items past the positional ones", checkNot},
 	{"if", from7, ShapeSchema, Enforced, Refused, "exact: the values if accepts must match then, the others else; needs the complement of if (see not) unless then is absent; without then and else it constrains nothing (W301)", checkIf},
 	{"then", from7, ShapeSchema, Enforced, Refused, "without if it constrains nothing (W301)", checkThen},
