@@ -160,6 +160,7 @@ type run struct {
 	compact        *gbnf.Matcher
 	compactGrammar *gbnf.Grammar
 	oracle         *oracle.Oracle
+	canonical      *compile.Canonicalizer
 	tally          *tally
 	fails          int
 	engine         []engineCase
@@ -282,7 +283,7 @@ func checkSchemaWith(t testing.TB, tl *tally, name string, schema []byte, opts s
 		t.Logf("%s: the oracle cannot compile the schema (%v); skipped", name, err)
 		return out
 	}
-	r := &run{t: t, name: name, schema: schema, seed: seed, out: out, oracle: o, tally: tl}
+	r := &run{t: t, name: name, schema: schema, seed: seed, out: out, oracle: o, tally: tl, canonical: compile.NewCanonicalizer(out.checked)}
 	gc, err := compile.Compile(out.checked, compile.Options{Whitespace: compile.Compact})
 	if err != nil {
 		t.Errorf("%s: compiles with bounded whitespace but not compact: %v", name, err)
@@ -317,7 +318,7 @@ func (r *run) check() {
 			r.modelBug("generated as valid, the validator rejects it", text, verdictName(ok, err))
 			continue
 		}
-		canon, err := compile.Canonical(c, v)
+		canon, err := r.canonical.Canonical(v)
 		if err != nil {
 			r.fail("INCOMPLETE: Canonical refuses a valid value", text, "-", "accepts; Canonical: "+err.Error())
 			continue
@@ -363,7 +364,7 @@ func (r *run) check() {
 			r.modelBug("generated as invalid, the validator accepts it", text, verdictName(ok, err))
 			continue
 		}
-		if canon, err := compile.Canonical(c, v); err == nil {
+		if canon, err := r.canonical.Canonical(v); err == nil {
 			r.fail("Canonical accepts an invalid value", text, "canonical "+canon, "rejects")
 		}
 		for _, sp := range Spellings {
