@@ -46,6 +46,13 @@ type Options struct {
 	MaxAlternatives int
 	MaxMeets        int
 	MaxOneOfPairs   int
+	// MaxCountStates, MaxMultipleOfStates and MaxUniqueItems bound the
+	// grammars of the counting keywords (minProperties, contains counts;
+	// multipleOf; uniqueItems), C403 or C402 beyond them; 0 means
+	// compile's defaults.
+	MaxCountStates      int
+	MaxMultipleOfStates int
+	MaxUniqueItems      int
 	// AssertFormat enforces "format": date, time, date-time, uuid, ipv4,
 	// ipv6 and duration become part of the grammar, exactly as the
 	// validator judges them, and any other format is refused (S210).
@@ -88,6 +95,10 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		MaxAlternatives: opts.MaxAlternatives,
 		MaxMeets:        opts.MaxMeets,
 		MaxOneOfPairs:   opts.MaxOneOfPairs,
+
+		MaxCountStates:      opts.MaxCountStates,
+		MaxMultipleOfStates: opts.MaxMultipleOfStates,
+		MaxUniqueItems:      opts.MaxUniqueItems,
 	})
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@
 package compile
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -50,6 +51,18 @@ type Options struct {
 	// MaxMeets bounds the merged schemas of one compile (C402 beyond it);
 	// 0 means the constant MaxMeets.
 	MaxMeets int
+	// MaxCountStates bounds the states one count needs: an object's
+	// member counts, an array's contains counts (C403 beyond it); 0 means
+	// DefaultMaxCountStates.
+	MaxCountStates int
+	// MaxMultipleOfStates bounds the states of the digit automaton of one
+	// multipleOf: digit positions times remainders (C403 beyond it); 0
+	// means DefaultMaxMultipleOfStates.
+	MaxMultipleOfStates int
+	// MaxUniqueItems bounds the item values uniqueItems may list when it
+	// is enforced by listing them (C402 beyond it); 0 means
+	// DefaultMaxUniqueItems.
+	MaxUniqueItems int
 	// MaxOneOfPairs bounds the pairs of oneOf branches one compile
 	// compares (C402 beyond it); 0 means the constant MaxOneOfPairs.
 	MaxOneOfPairs int
@@ -76,6 +89,15 @@ const (
 	// and anyOf beside other keywords multiply (a chain of k two-branch
 	// anyOfs has 2^k combinations), C402 beyond it.
 	MaxAlternatives = 1000
+	// DefaultMaxCountStates is the default of Options.MaxCountStates: a
+	// count over a few dozen optional members, far from any real schema's.
+	DefaultMaxCountStates = 5000
+	// DefaultMaxMultipleOfStates is the default of
+	// Options.MaxMultipleOfStates: multipleOf 0.001 over ten-digit bounds
+	// needs a few dozen; 1e-300 needs about 600.
+	DefaultMaxMultipleOfStates = 5000
+	// DefaultMaxUniqueItems is the default of Options.MaxUniqueItems.
+	DefaultMaxUniqueItems = 8
 	// MaxOneOfPairs is the default of Options.MaxOneOfPairs: a oneOf of n
 	// branches is proven disjoint, or found overlapping, by compiling the
 	// meets of its n(n-1)/2 pairs (oneof.go); a compile compares at most
@@ -169,7 +191,9 @@ type compiler struct {
 	maxRules int
 	maxAlts  int // Options.MaxAlternatives
 	maxMeets int // Options.MaxMeets
-	maxPairs int // Options.MaxOneOfPairs
+	// Options.MaxCountStates, MaxMultipleOfStates, MaxUniqueItems.
+	maxCountStates, maxMultipleOfStates, maxUniqueItems int
+	maxPairs                                            int // Options.MaxOneOfPairs
 
 	g     gbnf.Grammar
 	names map[string]bool // every rule name in use, besides reservedNames
@@ -274,6 +298,9 @@ func compilerWithoutPrelude(c *subsetcheck.Checked, opts Options) *compiler {
 	if cp.maxMeets <= 0 {
 		cp.maxMeets = MaxMeets
 	}
+	cp.maxCountStates = cmp.Or(max(opts.MaxCountStates, 0), DefaultMaxCountStates)
+	cp.maxMultipleOfStates = cmp.Or(max(opts.MaxMultipleOfStates, 0), DefaultMaxMultipleOfStates)
+	cp.maxUniqueItems = min(cmp.Or(max(opts.MaxUniqueItems, 0), DefaultMaxUniqueItems), 63) // a bit per value
 	if cp.maxPairs <= 0 {
 		cp.maxPairs = MaxOneOfPairs
 	}

@@ -36,7 +36,14 @@ func unconstrained(s *subsetcheck.Schema) bool {
 		len(s.Properties) == 0 && len(s.Required) == 0 && s.AdditionalProperties == nil &&
 		len(s.PrefixItems) == 0 && s.Items == nil && s.MinItems == 0 && s.MaxItems < 0 &&
 		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && s.Lower == nil && s.Upper == nil &&
-		len(s.Except) == 0
+		len(s.Except) == 0 && !counts(s)
+}
+
+// counts says whether s has a counting keyword or a dependency (count.go,
+// multipleof.go, dependencies.go, items.go), none of which is trivial.
+func counts(s *subsetcheck.Schema) bool {
+	return s.MinProperties > 0 || s.MaxProperties != nil || s.MultipleOf != nil || s.UniqueItems ||
+		s.Contains != nil || len(s.Dependencies) > 0
 }
 
 // noCombinators says whether s has none of allOf, oneOf, not and
@@ -64,11 +71,11 @@ func target(s *subsetcheck.Schema) *subsetcheck.Schema {
 	return s
 }
 
-// own is a copy of s without $ref, anyOf and the other combinators: its
-// own keywords.
+// own is a copy of s without $ref, anyOf, the other combinators and the
+// dependencies: its own keywords.
 func own(s *subsetcheck.Schema) *subsetcheck.Schema {
 	c := *s
-	c.Ref, c.AnyOf = nil, nil
+	c.Ref, c.AnyOf, c.Dependencies = nil, nil, nil
 	c.AllOf, c.OneOf, c.Not, c.If, c.Then, c.Else = nil, nil, nil, nil, nil, nil
 	return &c
 }
@@ -92,7 +99,7 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 	if s.False {
 		return nil, true
 	}
-	if isPlain(s) { // most schemas: nothing to combine, no way back to s
+	if isPlain(s) && s.Dependencies == nil { // most schemas: nothing to combine, no way back to s
 		return cp.plainAlternative(s), true
 	}
 	if alts, ok := cp.expanded[s]; ok {
@@ -100,7 +107,7 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 	}
 	if cp.expanding[s] {
 		cp.problem(s, subsetcheck.CodeNotExactlyCompilable,
-			"this schema refers back to itself through $ref or anyOf without entering a property or item, "+
+			"this schema refers back to itself through $ref, anyOf or dependentSchemas without entering a property or item, "+
 				"next to other keywords; move those keywords into the referenced schema")
 		return nil, false
 	}
@@ -133,6 +140,12 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 	if !noCombinators(s) {
 		var ok bool
 		if alts, ok = cp.combinators(s, alts); !ok {
+			return nil, false
+		}
+	}
+	if s.Dependencies != nil {
+		var ok bool
+		if alts, ok = cp.dependencyCases(s, alts); !ok {
 			return nil, false
 		}
 	}
@@ -304,6 +317,9 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	}
 	m.Lower = tighter(a.Lower, b.Lower, 1)
 	m.Upper = tighter(a.Upper, b.Upper, -1)
+	if !cp.meetCounts(m, a, b) {
+		return nil, false
+	}
 	m.Except = exceptBoth(a.Except, b.Except)
 	cp.noteMeet(m, a, b)
 	return m, true

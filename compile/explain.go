@@ -136,6 +136,9 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 				return f
 			}
 		}
+		if f := explainMemberCounts(s, v, inst, depth); f != nil { // explaincount.go
+			return f
+		}
 	case subsetcheck.Array:
 		n := len(v.Items)
 		if n < s.MinItems {
@@ -154,6 +157,9 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 				return f
 			}
 		}
+		if f := explainItemCounts(s, v, inst, depth); f != nil { // explaincount.go
+			return f
+		}
 	case subsetcheck.String:
 		n := utf8.RuneCountInString(v.Str)
 		if n < s.MinLength {
@@ -166,6 +172,9 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 			return fail(s, inst, kw("format"), "the string is not a valid %s", s.Format)
 		}
 	case subsetcheck.Number:
+		if f := explainMultipleOf(s, v, inst); f != nil { // explaincount.go
+			return f
+		}
 		if s.Lower != nil || s.Upper != nil {
 			d, ok := parseDecimal(v.Num)
 			if !ok {

@@ -261,9 +261,16 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 		if it := target(p.Items); !isTrue(it) {
 			// Some later item breaks items: positions up to maxItems one
 			// by one (the arrays longer than that are a part already);
-			// with no maximum, that needs contains.
+			// with no maximum and no positional items, contains of its
+			// negation; after positional ones, contains would count them
+			// too.
 			k := len(p.PrefixItems)
 			switch {
+			case p.MaxItems < 0 && k == 0 && p.Contains == nil:
+				// Some item breaks items: contains its negation (items.go).
+				s := mk(subsetcheck.TArray)
+				s.Contains, s.MinContains = cp.negation(it), 1
+				add(s)
 			case p.MaxItems < 0:
 				return nil, "an array with some item past the positional ones that breaks items needs contains"
 			case p.MaxItems-k > cp.maxAlts:
@@ -311,6 +318,18 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 				declared = "the declared ones are " + clip(strings.Join(names, ", "), 80)
 			}
 			return nil, fmt.Sprintf("an object with some undeclared member %s has no grammar here (%s)", what, declared)
+		}
+	}
+	// The counting keywords (countnot.go): left out, not would drop them.
+	parts, why := countsComplement(p, mk, cp.negation)
+	if why != "" {
+		return nil, why
+	}
+	for _, s := range parts {
+		if s.Ref != nil {
+			out = append(out, alternative{opaque: s})
+		} else {
+			add(s)
 		}
 	}
 	return out, ""

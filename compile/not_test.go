@@ -72,7 +72,7 @@ func TestNotRefused(t *testing.T) {
 	for _, tc := range []struct{ schema, want string }{
 		{`{"not":{"type":"object","additionalProperties":false}}`, "undeclared member at all"},
 		{`{"not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`, `whose value breaks additionalProperties has no grammar here (the declared ones are "a")`},
-		{`{"not":{"items":{"type":"string"}}}`, "needs contains"},
+		{`{"not":{"prefixItems":[{}],"items":{"type":"string"}}}`, "needs contains"},
 		{`{"not":{"enum":[[1]]}}`, "[1] is excluded here"},
 		{`{"type":"string","format":"date","not":{"const":"2020-01-01"}}`, `must not be "2020-01-01"`},
 		{`{"not":{"type":"string","format":"date"}}`, `not in format "date"`},

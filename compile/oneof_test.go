@@ -21,6 +21,7 @@ func TestOneOfOverlapWarning(t *testing.T) {
 		{`{"oneOf":[{"const":1},{"const":2},{"enum":[3,1.0]}]}`, "", `branches 0 and 2 of this oneOf overlap: 1 matches`},
 		{`{"oneOf":[{"properties":{"a":{"type":"string"}}},{"type":"object","required":["b"]},{"type":"string"}]}`, "", `{"b":0} matches /oneOf/0 and /oneOf/1 (and one more pair of branches overlaps)`},
 		{`{"oneOf":[{"properties":{"a":{"type":"string"}}},{"type":"string"}]}`, "", `"" matches /oneOf/0 and /oneOf/1 (properties, required and additionalProperties constrain only objects`},
+		{`{"oneOf":[{"type":"array","items":{"type":"string"}},{"type":"array","maxItems":1}]}`, "", `[] matches /oneOf/0 and /oneOf/1`},
 	} {
 		c := checkSchema(t, tc.schema)
 		_, warns, err := CompileWithWarnings(c, Options{})
@@ -50,7 +51,8 @@ func TestOneOfOverlapWarning(t *testing.T) {
 func TestOneOfOverlapRefused(t *testing.T) {
 	for _, tc := range []struct{ schema, want string }{
 		{`{"oneOf":[{"type":"object"},{"type":"object","additionalProperties":false}]}`, `{} matches /oneOf/0 and /oneOf/1, so oneOf rejects it while each branch accepts it; keeping such values out of #/oneOf/0 needs the values #/oneOf/1 rejects, which cannot be written exactly: an object with some undeclared member at all`},
-		{`{"oneOf":[{"type":"array","items":{"type":"string"}},{"type":"array","maxItems":1}]}`, `[] matches /oneOf/0 and /oneOf/1, so oneOf rejects it while each branch accepts it; keeping such values out of #/oneOf/1 needs the values #/oneOf/0 rejects, which cannot be written exactly: an array with some item past the positional ones that breaks items needs contains`},
+		{`{"oneOf":[{"type":"integer","maximum":100},{"multipleOf":3}]}`, `0 matches /oneOf/0 and /oneOf/1, so oneOf rejects it while each branch accepts it; keeping such values out of #/oneOf/0 needs the values #/oneOf/1 rejects, which cannot be written exactly: the numbers that are not multiples of multipleOf 3`},
+		{`{"oneOf":[{"type":"array"},{"type":"array","uniqueItems":true,"items":{"enum":[1,2]}}]}`, `the arrays that repeat an item have no grammar`},
 		{`{"oneOf":[{"type":"array"},{"const":[1]}]}`, `the arrays other than [1] have no grammar here`},
 		{`{"$defs":{"closed":{"type":"object","properties":{"a":{}},"additionalProperties":false}},"oneOf":[{"$ref":"#/$defs/closed"},{"type":"object","required":["a"]}]}`, `{"a":0} matches /oneOf/0 and /oneOf/1`},
 	} {
@@ -172,10 +174,19 @@ func TestOneOfOverlapExact(t *testing.T) {
 			}
 		}
 	}
+	arrays := []string{"[]"}
+	for _, a := range []string{`"a"`, `1`, `[]`} {
+		arrays = append(arrays, "["+a+"]")
+		for _, b := range []string{`"a"`, `1`} {
+			arrays = append(arrays, "["+a+","+b+"]", "["+b+","+a+","+b+"]")
+		}
+	}
 	for _, tc := range []struct {
 		schema string
 		values []string
 	}{
+		{`{"oneOf":[{"type":"array","items":{"type":"string"}},{"type":"array","maxItems":1},{"type":"array","prefixItems":[{"const":1}],"minItems":2}]}`, arrays},
+		{`{"type":"object","oneOf":[{"minProperties":2},{"required":["name"]},{"maxProperties":0}]}`, objects},
 		{`{"type":"integer","oneOf":[{"minimum":0,"maximum":10},{"minimum":5,"maximum":15},{"minimum":8,"maximum":20}]}`, numbers},
 		{`{"type":"number","oneOf":[{"minimum":0,"maximum":10},{"exclusiveMinimum":5,"maximum":20},{"type":"integer","minimum":-3,"exclusiveMaximum":1}]}`, numbers},
 		{`{"oneOf":[{"oneOf":[{"type":"integer"},{"minimum":5,"maximum":9}]},{"type":"number","maximum":7}]}`, numbers},

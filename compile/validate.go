@@ -211,6 +211,9 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 				return false
 			}
 		}
+		if !acceptsCounts(s, v, depth) {
+			return false
+		}
 	case subsetcheck.Array:
 		n := len(v.Items)
 		if n < s.MinItems || s.MaxItems >= 0 && n > s.MaxItems {
@@ -221,6 +224,9 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 				return false
 			}
 		}
+		if !acceptsItemCounts(s, v, depth) {
+			return false
+		}
 	case subsetcheck.String:
 		n := utf8.RuneCountInString(v.Str)
 		if n < s.MinLength || s.MaxLength >= 0 && n > s.MaxLength {
@@ -230,12 +236,15 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 			return false
 		}
 	case subsetcheck.Number:
-		if s.Lower != nil || s.Upper != nil {
+		if s.Lower != nil || s.Upper != nil || s.MultipleOf != nil {
 			d, ok := parseDecimal(v.Num)
 			if !ok {
 				return false
 			}
 			r := d.rat()
+			if s.MultipleOf != nil && !new(big.Rat).Quo(r, s.MultipleOf).IsInt() {
+				return false
+			}
 			if b := s.Lower; b != nil && b.Value != nil {
 				if c := r.Cmp(b.Value); c < 0 || c == 0 && b.Exclusive {
 					return false
@@ -351,4 +360,51 @@ func itemSchema(s *subsetcheck.Schema, i int) *subsetcheck.Schema {
 		return s.PrefixItems[i]
 	}
 	return s.Items
+}
+
+// acceptsCounts checks an object's member counts and dependencies.
+func acceptsCounts(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
+	n := len(v.Members)
+	if n < s.MinProperties || s.MaxProperties != nil && n > *s.MaxProperties {
+		return false
+	}
+	for _, d := range s.Dependencies {
+		if v.Get(d.Name) == nil {
+			continue
+		}
+		for _, r := range d.Required {
+			if v.Get(r) == nil {
+				return false
+			}
+		}
+		if d.Schema != nil && !acceptsDepth(d.Schema, v, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// acceptsItemCounts checks uniqueItems and the contains counts.
+func acceptsItemCounts(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
+	if s.UniqueItems {
+		for i := range v.Items {
+			for j := range i {
+				if equal(v.Items[i], v.Items[j]) {
+					return false
+				}
+			}
+		}
+	}
+	if s.Contains != nil {
+		n := 0
+		for _, it := range v.Items {
+			if acceptsDepth(s.Contains, it, depth+1) {
+				n++
+			}
+		}
+		if n < s.MinContains || s.MaxContains != nil && n > *s.MaxContains {
+			return false
+		}
+	}
+	return true
 }

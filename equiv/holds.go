@@ -1,6 +1,8 @@
 package equiv
 
 import (
+	"math/big"
+
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -53,6 +55,9 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 		if !ok {
 			return false
 		}
+		if s.MultipleOf != nil && !new(big.Rat).Quo(r, s.MultipleOf).IsInt() {
+			return false
+		}
 		if b := s.Lower; b != nil {
 			if c := r.Cmp(b.Value); c < 0 || c == 0 && b.Exclusive {
 				return false
@@ -87,6 +92,9 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 				return false
 			}
 		}
+		if !itemCountsHold(d, s, v) {
+			return false
+		}
 	case subsetcheck.Object:
 		for _, name := range s.Required {
 			if v.Get(name) == nil {
@@ -101,6 +109,9 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 			if !holds(d, ps, m.Value, 0) {
 				return false
 			}
+		}
+		if !memberCountsHold(d, s, v) {
+			return false
 		}
 	}
 	if s.AnyOf != nil {
@@ -176,4 +187,52 @@ func typeHolds(t subsetcheck.Type, v *subsetcheck.Value) bool {
 		return ok && r.IsInt() == (t&subsetcheck.TInteger != 0) // TNumber alone: the non-integers
 	}
 	return false
+}
+
+// memberCountsHold reads minProperties, maxProperties and the
+// dependencies.
+func memberCountsHold(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value) bool {
+	n := len(v.Members)
+	if n < s.MinProperties || s.MaxProperties != nil && n > *s.MaxProperties {
+		return false
+	}
+	for _, dep := range s.Dependencies {
+		if v.Get(dep.Name) == nil {
+			continue
+		}
+		for _, r := range dep.Required {
+			if v.Get(r) == nil {
+				return false
+			}
+		}
+		if dep.Schema != nil && !holds(d, dep.Schema, v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// itemCountsHold reads uniqueItems and the contains counts.
+func itemCountsHold(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value) bool {
+	if s.UniqueItems {
+		for i := range v.Items {
+			for j := range i {
+				if Equal(v.Items[i], v.Items[j]) {
+					return false
+				}
+			}
+		}
+	}
+	if s.Contains != nil {
+		n := 0
+		for _, it := range v.Items {
+			if holds(d, s.Contains, it, 0) {
+				n++
+			}
+		}
+		if n < s.MinContains || s.MaxContains != nil && n > *s.MaxContains {
+			return false
+		}
+	}
+	return true
 }

@@ -247,6 +247,7 @@ func (c *checker) finishObject(k *keywordAt) {
 	finishAdditionalItems(c, k)
 	finishFormat(c, k)
 	finishBounds(k)
+	finishContains(k)
 	finishConditional(c, k)
 	if c.profile == Portable {
 		c.portableRules(k.s, k.obj, k.ctx)
@@ -278,6 +279,8 @@ type keywordAt struct {
 	additionalItems   *Member // the additionalItems keyword, if any
 	unassertable      *Member // a format that cannot be asserted: refused unless the type admits no string
 	ifm, thenm, elsem *Member // if, then, else: built together (finishConditional)
+	minContains       *int    // minContains and maxContains, settled by finishContains beside contains
+	maxContains       *int
 }
 
 // pointerOf returns the JSON Pointer of keyword k, spelled on first use:

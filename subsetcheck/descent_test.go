@@ -20,22 +20,22 @@ func TestProblemsInsideRefusedKeywords(t *testing.T) {
 		want    string // "code pointer" per problem, in order
 	}{
 		{"a refused keyword inside a refused keyword inside anyOf", Exact,
-			`{"anyOf":[{"contains":{"propertyNames":{"type":"strin","pattern":"x"}},"minProperties":1}]}`,
-			"S201 /anyOf/0/contains, S201 /anyOf/0/contains/propertyNames, S203 /anyOf/0/contains/propertyNames/type, S201 /anyOf/0/contains/propertyNames/pattern, S201 /anyOf/0/minProperties"},
+			`{"anyOf":[{"propertyNames":{"unevaluatedProperties":{"type":"strin","pattern":"x"}},"patternProperties":{}}]}`,
+			"S201 /anyOf/0/propertyNames, S201 /anyOf/0/propertyNames/unevaluatedProperties, S203 /anyOf/0/propertyNames/unevaluatedProperties/type, S201 /anyOf/0/propertyNames/unevaluatedProperties/pattern, S201 /anyOf/0/patternProperties"},
 		{"a $ref from inside a refused keyword to a definition with problems", Exact,
-			`{"$defs":{"d":{"type":"string","maxLength":-1,"pattern":"a"}},"contains":{"$ref":"#/$defs/d"}}`,
-			"S203 /$defs/d/maxLength, S201 /$defs/d/pattern, S201 /contains"},
+			`{"$defs":{"d":{"type":"string","maxLength":-1,"pattern":"a"}},"propertyNames":{"$ref":"#/$defs/d"}}`,
+			"S203 /$defs/d/maxLength, S201 /$defs/d/pattern, S201 /propertyNames"},
 		{"a definition reached only through refused keywords, twice, is reported once", Exact,
-			`{"$defs":{"d":{"uniqueItems":true}},"contains":{"$ref":"#/$defs/d"},"propertyNames":{"not":{"$ref":"#/$defs/d"}}}`,
-			"S201 /$defs/d/uniqueItems, S201 /contains, S201 /propertyNames"},
+			`{"$defs":{"d":{"patternProperties":{}}},"propertyNames":{"$ref":"#/$defs/d"},"unevaluatedProperties":{"not":{"$ref":"#/$defs/d"}}}`,
+			"S201 /$defs/d/patternProperties, S201 /propertyNames, S201 /unevaluatedProperties"},
 		{"every keyword that holds schemas is descended into", Exact,
-			`{"if":{"pattern":"a"},"then":{"type":1},"else":{"$ref":"#/nope"},"contains":{"multipleOf":2},"propertyNames":{"maxLength":-1},` +
-				`"patternProperties":{"^a":{"not":{}}},"dependentSchemas":{"a":{"oneOf":[{}]}},"dependencies":{"b":["c"],"d":{"allOf":[{}]}},` +
-				`"unevaluatedItems":{"uniqueItems":true},"unevaluatedProperties":{"minProperties":1}}`,
-			"S201 /if/pattern, S203 /then/type, S205 /else/$ref, S201 /contains, S201 /contains/multipleOf, " +
+			`{"if":{"pattern":"a"},"then":{"type":1},"else":{"$ref":"#/nope"},"contains":{"pattern":"b"},"propertyNames":{"maxLength":-1},` +
+				`"patternProperties":{"^a":{"not":{}}},"dependentSchemas":{"a":{"pattern":"z"}},"dependencies":{"b":["c"],"d":{"propertyNames":{}}},` +
+				`"unevaluatedItems":{"pattern":"q"},"unevaluatedProperties":{"propertyNames":{}}}`,
+			"S201 /if/pattern, S203 /then/type, S205 /else/$ref, S201 /contains/pattern, " +
 				"S201 /propertyNames, S203 /propertyNames/maxLength, S201 /patternProperties, " +
-				"S201 /dependentSchemas, S201 /dependencies, " +
-				"S201 /unevaluatedItems, S201 /unevaluatedItems/uniqueItems, S201 /unevaluatedProperties, S201 /unevaluatedProperties/minProperties"},
+				"S201 /dependentSchemas/a/pattern, S201 /dependencies/d/propertyNames, " +
+				"S201 /unevaluatedItems, S201 /unevaluatedItems/pattern, S201 /unevaluatedProperties, S201 /unevaluatedProperties/propertyNames"},
 		{"the portable profile too", Portable,
 			`{"type":"object","additionalProperties":false,"properties":{"a":{"oneOf":[{"type":"string","maxLength":3},{"type":"object"}]}}}`,
 			"S209 /properties/a, S201 /properties/a/oneOf, S201 /properties/a/oneOf/0/maxLength, S209 /properties/a/oneOf/1"},

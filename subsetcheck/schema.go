@@ -156,6 +156,41 @@ type Schema struct {
 	// never sets it: it is how the compiler writes the complement of an
 	// enum or const (see compile/not.go).
 	Except []*Value
+
+	// Counting and dependencies (issue 21). Every zero value constrains
+	// nothing, so a Schema built by hand means what its other fields say.
+
+	// MinProperties and MaxProperties count an object's members, declared
+	// and extra. MaxProperties nil: no maximum.
+	MinProperties int
+	MaxProperties *int
+
+	// MultipleOf, when not nil, is a positive number every number must be
+	// an integer multiple of (exactly: 0.3 is a multiple of 0.1).
+	MultipleOf *big.Rat
+
+	// UniqueItems: no two items of an array are equal (1 and 1.0 are).
+	UniqueItems bool
+
+	// Contains, when not nil, is the schema that between MinContains and
+	// MaxContains items of an array must match (MinContains is 1 unless
+	// "minContains" says otherwise; MaxContains nil: no maximum).
+	Contains    *Schema
+	MinContains int
+	MaxContains *int
+
+	// Dependencies: when the member Name is present, the object must have
+	// every member in Required ("dependentRequired", the array form of
+	// "dependencies") and match Schema ("dependentSchemas", the schema
+	// form). In document order.
+	Dependencies []Dependency
+}
+
+// Dependency is what the presence of one member brings in.
+type Dependency struct {
+	Name     string
+	Required []string // nil for a schema dependency
+	Schema   *Schema  // nil for a list of names
 }
 
 // Property is one declared member of an object schema.
