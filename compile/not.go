@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
@@ -305,19 +304,25 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 			held = append(held, pr)
 		}
 		if ap := target(p.AdditionalProperties); !isTrue(ap) {
-			what := "whose value breaks additionalProperties"
-			if ap.False {
-				what = "at all"
+			// All of those held, some member that properties does not
+			// declare breaks additionalProperties (someextra.go). The part
+			// declares every name properties does, so that its meets do
+			// too, and only members outside them are extras.
+			s := mk(subsetcheck.TObject)
+			s.Required = slices.Clip(p.Required)
+			s.Properties = slices.Clip(p.Properties)
+			s.SomeExtra = cp.negation(ap)
+			s.SomeExtraNames = propertyNames(p)
+			add(s)
+		}
+		if p.SomeExtra != nil {
+			// No member outside SomeExtraNames matches SomeExtra.
+			s := mk(subsetcheck.TObject)
+			for _, n := range p.SomeExtraNames {
+				s.Properties = append(s.Properties, subsetcheck.Property{Name: n})
 			}
-			names := make([]string, len(p.Properties))
-			for i, pr := range p.Properties {
-				names[i] = quoted(pr.Name)
-			}
-			declared := "no member is declared"
-			if len(names) > 0 {
-				declared = "the declared ones are " + clip(strings.Join(names, ", "), 80)
-			}
-			return nil, fmt.Sprintf("an object with some undeclared member %s has no grammar here (%s)", what, declared)
+			s.AdditionalProperties = cp.negation(p.SomeExtra)
+			add(s)
 		}
 	}
 	// The counting keywords (countnot.go): left out, not would drop them.

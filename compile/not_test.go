@@ -70,13 +70,12 @@ func TestNotStrings(t *testing.T) {
 // refused with C402, saying what was negated and why; nothing else is.
 func TestNotRefused(t *testing.T) {
 	for _, tc := range []struct{ schema, want string }{
-		{`{"not":{"type":"object","additionalProperties":false}}`, "undeclared member at all"},
-		{`{"not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`, `whose value breaks additionalProperties has no grammar here (the declared ones are "a")`},
+		{`{"not":{"anyOf":[{"type":"object","properties":{"a":{}},"additionalProperties":false},{"type":"object","properties":{"b":{}},"additionalProperties":false}]}}`, "two objects that each need a member breaking their additionalProperties meet here"},
 		{`{"not":{"prefixItems":[{}],"items":{"type":"string"}}}`, "needs contains"},
 		{`{"not":{"enum":[[1]]}}`, "[1] is excluded here"},
 		{`{"type":"string","format":"date","not":{"const":"2020-01-01"}}`, `must not be "2020-01-01"`},
 		{`{"not":{"type":"string","format":"date"}}`, `not in format "date"`},
-		{`{"if":{"additionalProperties":false},"then":{"type":"object"}}`, "if/then/else needs the values this if rejects"},
+		{`{"if":{"uniqueItems":true},"then":{"type":"object"}}`, "if/then/else needs the values this if rejects"},
 		{`{"allOf":[{"type":"string","format":"date-time"},{"maxLength":30}]}`, "(this is where #/allOf/0 and #/allOf/1 meet)"},
 	} {
 		_, err := Compile(checkAsserted(t, tc.schema), Options{})
@@ -90,6 +89,9 @@ func TestNotRefused(t *testing.T) {
 		`{"if":{"additionalProperties":false},"else":{"type":"array"}}`, // if ∪ else: no complement needed
 		`{"type":"array","not":{"items":{"type":"string"},"maxItems":3}}`,
 		`{"not":{"type":"object","required":["a"],"properties":{"a":{"not":{"type":"string"}}}}}`,
+		`{"not":{"type":"object","additionalProperties":false}}`,
+		`{"not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`,
+		`{"if":{"additionalProperties":false},"then":{"type":"object"}}`,
 	} {
 		if _, err := Compile(checkSchema(t, schema), Options{}); err != nil {
 			t.Errorf("%s: %v", schema, err)
@@ -102,12 +104,12 @@ func TestNotRefused(t *testing.T) {
 func TestComplementReason(t *testing.T) {
 	cp := newCompiler(checkSchema(t, `{}`), Options{})
 	ok := &subsetcheck.Schema{Types: subsetcheck.TString, MaxItems: -1, MaxLength: 2}
-	no := &subsetcheck.Schema{Types: subsetcheck.AllTypes, MaxItems: -1, MaxLength: -1, AdditionalProperties: &subsetcheck.Schema{False: true}}
+	no := &subsetcheck.Schema{Types: subsetcheck.AllTypes, MaxItems: -1, MaxLength: -1, UniqueItems: true}
 	if why := cp.complementReason(ok); why != "" {
 		t.Errorf("complement of a string schema refused: %s", why)
 	}
-	if why := cp.complementReason(no); !strings.Contains(why, "undeclared member") {
-		t.Errorf("complement of additionalProperties false: %q", why)
+	if why := cp.complementReason(no); !strings.Contains(why, "repeat an item") {
+		t.Errorf("complement of uniqueItems: %q", why)
 	}
 	if n := cp.negation(cp.negation(ok)); n != ok {
 		t.Errorf("the negation of a negation is not the schema itself")
@@ -177,5 +179,44 @@ func TestNoValueEvident(t *testing.T) {
 		if got := noValueEvident(tc.s); got != tc.empty {
 			t.Errorf("%s: noValueEvident %v, want %v", tc.name, got, tc.empty)
 		}
+	}
+}
+
+// TestNotAdditional: the complement of additionalProperties (some member
+// it governs breaks it) against the oracle on every object of up to four
+// members over a few names and values, beside declared and required
+// members of the meet, nested, in oneOf and in if.
+func TestNotAdditional(t *testing.T) {
+	var objects []string
+	values := []string{"", "1", `"s"`, "null", "[1]"}
+	for _, a := range values {
+		for _, b := range values {
+			for _, c := range values {
+				for _, z := range values {
+					var members []string
+					for i, v := range []string{a, b, c, z} {
+						if v != "" {
+							members = append(members, quoted([]string{"a", "b", "c", "z"}[i])+":"+v)
+						}
+					}
+					objects = append(objects, "{"+strings.Join(members, ",")+"}")
+				}
+			}
+		}
+	}
+	objects = append(objects, "1", `"s"`, "[]")
+	for _, schema := range []string{
+		`{"not":{"type":"object","additionalProperties":false}}`,
+		`{"type":"object","not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`,
+		`{"type":"object","properties":{"b":{"type":"integer"},"c":{}},"not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`,
+		`{"type":"object","required":["c"],"not":{"properties":{"a":{"type":"integer"}},"additionalProperties":{"type":["string","null"]}}}`,
+		`{"not":{"type":"object","not":{"additionalProperties":{"type":"integer"}}}}`,
+		`{"type":"object","not":{"required":["a"],"properties":{"b":{"const":1}},"additionalProperties":{"type":"null"}}}`,
+		`{"if":{"additionalProperties":false},"then":{"type":"object"},"else":{"required":["a"]}}`,
+		`{"oneOf":[{"type":"object","properties":{"a":{"type":"integer"}}},{"type":"object","properties":{"a":{}},"additionalProperties":false}]}`,
+		`{"oneOf":[{"properties":{"a":{}},"additionalProperties":false},{"properties":{"b":{}},"additionalProperties":false}]}`,
+		`{"oneOf":[{"required":["a"],"additionalProperties":{"type":"integer"}},{"properties":{"b":{"type":"string"}},"additionalProperties":{"type":["integer","null"]}}]}`,
+	} {
+		t.Run(schema, func(t *testing.T) { exactOn(t, schema, objects) })
 	}
 }

@@ -156,6 +156,12 @@ type Schema struct {
 	// never sets it: it is how the compiler writes the complement of an
 	// enum or const (see compile/not.go).
 	Except []*Value
+	// SomeExtra, when not nil, is a schema that the value of at least one
+	// member of an object must match, among the members whose names are
+	// not in SomeExtraNames. Check never sets it: it is how the compiler
+	// writes the complement of additionalProperties (compile/someextra.go).
+	SomeExtra      *Schema
+	SomeExtraNames []string
 
 	// Counting and dependencies (issue 21). Every zero value constrains
 	// nothing, so a Schema built by hand means what its other fields say.
