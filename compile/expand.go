@@ -36,7 +36,7 @@ func unconstrained(s *subsetcheck.Schema) bool {
 		len(s.Properties) == 0 && len(s.Required) == 0 && s.AdditionalProperties == nil &&
 		len(s.PrefixItems) == 0 && s.Items == nil && s.MinItems == 0 && s.MaxItems < 0 &&
 		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && s.Lower == nil && s.Upper == nil &&
-		len(s.Except) == 0 && s.SomeExtra == nil && !counts(s)
+		len(s.Except) == 0 && s.SomeMember == nil && !counts(s)
 }
 
 // counts says whether s has a counting keyword or a dependency (count.go,
@@ -321,9 +321,7 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 		return nil, false
 	}
 	m.Except = exceptBoth(a.Except, b.Except)
-	if !cp.meetSomeExtra(m, a, b) {
-		return nil, false
-	}
+	meetSomeMember(m, a, b)
 	cp.noteMeet(m, a, b)
 	return m, true
 }

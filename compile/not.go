@@ -180,9 +180,27 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 				in = append(in, m)
 			}
 		}
+		var scalars, compounds []*subsetcheck.Value
+		for _, m := range in {
+			if m.Kind == subsetcheck.Array || m.Kind == subsetcheck.Object {
+				compounds = append(compounds, m)
+			} else {
+				scalars = append(scalars, m)
+			}
+		}
 		s := mk(subsetcheck.AllTypes)
-		s.Except = in
-		return []alternative{{plain: s}}, ""
+		s.Except = scalars
+		switch {
+		case len(compounds) == 0:
+			return []alternative{{plain: s}}, ""
+		case len(compounds) == 1 && len(scalars) == 0:
+			return cp.otherThan(p, compounds[0]), "" // except.go
+		}
+		for _, c := range compounds { // each of them excluded too: one more conjunct each
+			s.AllOf = append(s.AllOf, cp.negation(constOf(p, c)))
+		}
+		put(&cp.complemented, s, true)
+		return []alternative{{opaque: s}}, ""
 	}
 	var out []alternative
 	add := func(s *subsetcheck.Schema) { out = append(out, alternative{plain: s}) }
@@ -305,23 +323,22 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 		}
 		if ap := target(p.AdditionalProperties); !isTrue(ap) {
 			// All of those held, some member that properties does not
-			// declare breaks additionalProperties (someextra.go). The part
-			// declares every name properties does, so that its meets do
-			// too, and only members outside them are extras.
+			// declare breaks additionalProperties (somemember.go). The part
+			// declares every name the negated properties do, so that its
+			// meets do too, and only members outside them are extras.
 			s := mk(subsetcheck.TObject)
 			s.Required = slices.Clip(p.Required)
 			s.Properties = slices.Clip(p.Properties)
-			s.SomeExtra = cp.negation(ap)
-			s.SomeExtraNames = propertyNames(p)
+			s.SomeMember = []subsetcheck.SomeMember{{Schema: cp.negation(ap), Names: propertyNames(p)}}
 			add(s)
 		}
-		if p.SomeExtra != nil {
-			// No member outside SomeExtraNames matches SomeExtra.
+		for _, r := range p.SomeMember {
+			// No member outside r.Names has a value r.Schema accepts.
 			s := mk(subsetcheck.TObject)
-			for _, n := range p.SomeExtraNames {
+			for _, n := range r.Names {
 				s.Properties = append(s.Properties, subsetcheck.Property{Name: n})
 			}
-			s.AdditionalProperties = cp.negation(p.SomeExtra)
+			s.AdditionalProperties = cp.negation(r.Schema)
 			add(s)
 		}
 	}

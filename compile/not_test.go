@@ -70,9 +70,8 @@ func TestNotStrings(t *testing.T) {
 // refused with C402, saying what was negated and why; nothing else is.
 func TestNotRefused(t *testing.T) {
 	for _, tc := range []struct{ schema, want string }{
-		{`{"not":{"anyOf":[{"type":"object","properties":{"a":{}},"additionalProperties":false},{"type":"object","properties":{"b":{}},"additionalProperties":false}]}}`, "two objects that each need a member breaking their additionalProperties meet here"},
+		{`{"type":"object","minProperties":2,"not":{"additionalProperties":false}}`, "cannot also count its members"},
 		{`{"not":{"prefixItems":[{}],"items":{"type":"string"}}}`, "needs contains"},
-		{`{"not":{"enum":[[1]]}}`, "[1] is excluded here"},
 		{`{"type":"string","format":"date","not":{"const":"2020-01-01"}}`, `must not be "2020-01-01"`},
 		{`{"not":{"type":"string","format":"date"}}`, `not in format "date"`},
 		{`{"if":{"uniqueItems":true},"then":{"type":"object"}}`, "if/then/else needs the values this if rejects"},
@@ -91,6 +90,7 @@ func TestNotRefused(t *testing.T) {
 		`{"not":{"type":"object","required":["a"],"properties":{"a":{"not":{"type":"string"}}}}}`,
 		`{"not":{"type":"object","additionalProperties":false}}`,
 		`{"not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`,
+		`{"not":{"enum":[[1]]}}`,
 		`{"if":{"additionalProperties":false},"then":{"type":"object"}}`,
 	} {
 		if _, err := Compile(checkSchema(t, schema), Options{}); err != nil {
@@ -216,7 +216,43 @@ func TestNotAdditional(t *testing.T) {
 		`{"oneOf":[{"type":"object","properties":{"a":{"type":"integer"}}},{"type":"object","properties":{"a":{}},"additionalProperties":false}]}`,
 		`{"oneOf":[{"properties":{"a":{}},"additionalProperties":false},{"properties":{"b":{}},"additionalProperties":false}]}`,
 		`{"oneOf":[{"required":["a"],"additionalProperties":{"type":"integer"}},{"properties":{"b":{"type":"string"}},"additionalProperties":{"type":["integer","null"]}}]}`,
+		`{"not":{"anyOf":[{"type":"object","properties":{"a":{}},"additionalProperties":false},{"type":"object","properties":{"b":{}},"additionalProperties":{"type":"null"}}]}}`,
+		`{"oneOf":[{"type":"object"},{"type":"object","properties":{"a":{}},"additionalProperties":false},{"type":"object","properties":{"b":{}},"additionalProperties":false}]}`,
+		`{"type":"object","properties":{"c":{"type":"integer"}},"not":{"anyOf":[{"properties":{"a":{},"c":{}},"additionalProperties":{"type":"integer"}},{"properties":{"b":{}},"additionalProperties":{"type":"string"}},{"additionalProperties":{"type":["null","array"]}}]}}`,
 	} {
 		t.Run(schema, func(t *testing.T) { exactOn(t, schema, objects) })
+	}
+}
+
+// TestNotCompound: excluded arrays and objects (not of an enum or const
+// that lists them) against the oracle on every object of up to three
+// members and every array of up to three items over a few values, equal
+// ones spelled apart (1 and 1.0).
+func TestNotCompound(t *testing.T) {
+	values := []string{`"void"`, "1", "1.0", "[1]", `{"a":[1]}`, `"x"`}
+	universe := []string{"null", "1", `"void"`, "[]", "{}"}
+	for _, a := range append([]string{""}, values...) {
+		for _, b := range append([]string{""}, values[:4]...) {
+			for _, c := range []string{"", "null"} {
+				var members, items []string
+				for i, v := range []string{a, b, c} {
+					if v != "" {
+						members = append(members, quoted([]string{"type", "n", "a"}[i])+":"+v)
+						items = append(items, v)
+					}
+				}
+				universe = append(universe, "{"+strings.Join(members, ",")+"}", "["+strings.Join(items, ",")+"]")
+			}
+		}
+	}
+	for _, schema := range []string{
+		`{"not":{"const":{"type":"void"}}}`,
+		`{"not":{"enum":[[1,"void"],[],2,{"a":[1]},{"type":"x","n":[1]}]}}`,
+		`{"type":"object","properties":{"type":{"type":"string"}},"not":{"const":{"type":"void","n":1}}}`,
+		`{"type":"array","items":{"type":["integer","string"]},"not":{"enum":[[1],["void",1]]}}`,
+		`{"oneOf":[{"type":"object"},{"const":{"type":"void"}}]}`,
+		`{"oneOf":[{"type":"array","maxItems":2},{"enum":[[1,1],[]]}]}`,
+	} {
+		t.Run(schema, func(t *testing.T) { exactOn(t, schema, universe) })
 	}
 }

@@ -100,8 +100,8 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	var buf [8]gbnf.Expr // one per type at most (two for boolean); alt copies them out
 	alts := buf[:0]
 	if t&subsetcheck.TObject != 0 {
-		if p.SomeExtra != nil {
-			alts = append(alts, cp.someExtraObject(p, base)) // someextra.go
+		if p.SomeMember != nil {
+			alts = append(alts, cp.someMemberObject(p, base)) // somemember.go
 		} else {
 			alts = append(alts, cp.objectExpr(p, base))
 		}
@@ -245,16 +245,9 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	return cp.objectWithExtras(p, base, nil)
 }
 
-// someExtras, for objectWithExtras, makes the extra members extras whose
-// values are in good, one in bad, then any extras: some extra member is in
-// bad (someextra.go).
-type someExtras struct {
-	good, bad *subsetcheck.Schema
-}
-
-// objectWithExtras is objectExpr, with the extra members some says when
-// not nil.
-func (cp *compiler) objectWithExtras(p *subsetcheck.Schema, base string, some *someExtras) gbnf.Expr {
+// objectWithExtras is objectExpr whose extra members meet the
+// requirements some (somemember.go).
+func (cp *compiler) objectWithExtras(p *subsetcheck.Schema, base string, some []subsetcheck.SomeMember) gbnf.Expr {
 	type member = objectMember
 	members := make([]member, 0, len(p.Properties)+len(p.Required))
 	names := make([]string, 0, len(p.Properties)+len(p.Required))
@@ -306,7 +299,7 @@ func (cp *compiler) objectWithExtras(p *subsetcheck.Schema, base string, some *s
 	var rest gbnf.Expr
 	more := epsilon()
 	if some != nil {
-		if rest, more = cp.someExtraTail(p, base, names, some); rest == nil {
+		if rest, more = cp.someMemberTail(p, base, names, some); rest == nil {
 			return nil
 		}
 	} else if ap := p.AdditionalProperties; ap == nil || !ap.False {

@@ -30,6 +30,9 @@ func (g *Generator) combinatorCandidates(s *subsetcheck.Schema, depth int) []*su
 	}
 	for _, b := range s.OneOf {
 		out = append(out, g.valid(b, depth+1)...)
+		// Where branches overlap, the values one rejects may be those
+		// another accepts alone (or all a branch true leaves).
+		out = append(out, g.invalid(b, depth+1)...)
 	}
 	for k, list := range [][]*subsetcheck.Schema{s.AllOf, s.OneOf} {
 		var lists [][]*subsetcheck.Value
