@@ -19,6 +19,8 @@
 package schema2gbnf
 
 import (
+	"slices"
+
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/regex"
@@ -40,7 +42,7 @@ type Options struct {
 	// MaxAlternatives and MaxMeets bound how far $ref and the combinators
 	// (anyOf, allOf, oneOf, not, if/then/else) beside other keywords
 	// multiply (C402 beyond them); MaxOneOfPairs bounds the pairs of oneOf
-	// branches proven disjoint (C402 beyond it). 0 means compile's defaults.
+	// branches compared (C402 beyond it). 0 means compile's defaults.
 	MaxAlternatives int
 	MaxMeets        int
 	MaxOneOfPairs   int
@@ -94,9 +96,9 @@ type Grammar struct {
 	Provenance Provenance            // how it was made
 	Rules      *gbnf.Grammar         // the same grammar as a value: match it, sample it, print it; read-only (its nodes are shared with other grammars)
 	Schema     *subsetcheck.Checked  // the checked schema it was compiled from
-	Warnings   subsetcheck.ErrorList // what was accepted but not enforced (annotations, unknown members, relaxations)
+	Warnings   subsetcheck.ErrorList // what was accepted but not enforced (annotations, unknown members, relaxations), or enforced but perhaps not meant (overlapping oneOf branches)
 	// Relaxed (lenient profile) are the constraints the grammar does not
-	// enforce, one warning each (W304-W308); they are in Warnings too. A
+	// enforce, one warning each (W305-W309); they are in Warnings too. A
 	// text the grammar accepts may break them: validate it after decoding
 	// (package verdict does).
 	Relaxed subsetcheck.ErrorList
@@ -119,6 +121,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 	}
 	var checked *subsetcheck.Checked
 	var rules *gbnf.Grammar
+	var warns subsetcheck.ErrorList
 	if opts.Profile == subsetcheck.Lenient {
 		doc, err := read(schema, opts)
 		if err != nil {
@@ -128,7 +131,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		if err != nil {
 			return nil, err
 		}
-		if checked, rules, err = compile.Lenient(doc, cop, copts); err != nil {
+		if checked, rules, warns, err = compile.Lenient(doc, cop, copts); err != nil {
 			return nil, err
 		}
 	} else {
@@ -136,7 +139,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		if checked, err = Check(schema, opts); err != nil {
 			return nil, err
 		}
-		if rules, err = compile.Compile(checked, copts); err != nil {
+		if rules, warns, err = compile.CompileWithWarnings(checked, copts); err != nil {
 			return nil, err
 		}
 	}
@@ -159,7 +162,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		Provenance: prov,
 		Rules:      rules,
 		Schema:     checked,
-		Warnings:   checked.Warnings,
+		Warnings:   append(slices.Clip(checked.Warnings), warns...),
 		Relaxed:    checked.Relaxed,
 	}, nil
 }

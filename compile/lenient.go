@@ -26,11 +26,12 @@ const DefaultMaxRelaxRounds = 100
 
 // Lenient checks doc under the lenient profile and compiles it, relaxing
 // the places the compiler refuses (relaxable); checkOpts.Profile is
-// ignored. A schema that admits no value (C401), a grammar past
+// ignored. The warnings are the compiler's (CompileWithWarnings); the
+// relaxations are the checked schema's, Relaxed. A schema that admits no value (C401), a grammar past
 // Options.MaxRules, the reader's and checker's limits (L5xx) and a problem
 // with the schema itself (S203, S205, ...) stay errors: relaxing cannot
 // mend them.
-func Lenient(doc *subsetcheck.Document, checkOpts subsetcheck.Options, opts Options) (*subsetcheck.Checked, *gbnf.Grammar, error) {
+func Lenient(doc *subsetcheck.Document, checkOpts subsetcheck.Options, opts Options) (*subsetcheck.Checked, *gbnf.Grammar, subsetcheck.ErrorList, error) {
 	checkOpts.Profile = subsetcheck.Lenient
 	fixed := checkOpts.Relax
 	maxRounds := opts.MaxRelaxRounds
@@ -46,11 +47,11 @@ func Lenient(doc *subsetcheck.Document, checkOpts subsetcheck.Options, opts Opti
 		}
 		checked, err := subsetcheck.Check(doc, checkOpts)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		g, err := Compile(checked, opts)
+		g, warns, err := CompileWithWarnings(checked, opts)
 		if err == nil {
-			return checked, g, nil
+			return checked, g, warns, nil
 		}
 		list, _ := err.(subsetcheck.ErrorList)
 		var fatal subsetcheck.ErrorList
@@ -64,12 +65,12 @@ func Lenient(doc *subsetcheck.Document, checkOpts subsetcheck.Options, opts Opti
 		}
 		if len(fatal) > 0 || len(failing) == 0 {
 			if len(fatal) == 0 {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
-			return nil, nil, fatal
+			return nil, nil, nil, fatal
 		}
 		if round >= maxRounds {
-			return nil, nil, subsetcheck.ErrorList{relaxRoundsProblem(failing[0], maxRounds)}
+			return nil, nil, nil, subsetcheck.ErrorList{relaxRoundsProblem(failing[0], maxRounds)}
 		}
 		seen := map[string]bool{}
 		for _, p := range failing {
@@ -87,7 +88,7 @@ func Lenient(doc *subsetcheck.Document, checkOpts subsetcheck.Options, opts Opti
 			case l.rung+1 < len(l.rungs):
 				l.rung++
 			default:
-				return nil, nil, subsetcheck.ErrorList{p} // the whole schema relaxed, and still refused
+				return nil, nil, nil, subsetcheck.ErrorList{p} // the whole schema relaxed, and still refused
 			}
 		}
 	}

@@ -174,7 +174,7 @@ func buildWith(t testing.TB, name string, schema []byte, opts subsetcheck.Option
 	var checked *subsetcheck.Checked
 	var g *gbnf.Grammar
 	if opts.Profile == subsetcheck.Lenient {
-		if checked, g, err = compile.Lenient(doc, opts, compile.Options{}); err != nil {
+		if checked, g, _, err = compile.Lenient(doc, opts, compile.Options{}); err != nil {
 			return refused(err)
 		}
 	} else {
@@ -199,20 +199,20 @@ var refLoader subsetcheck.Loader
 
 // lenientOracleGap says why the oracle may not compile a schema the lenient
 // profile compiled: a $ref to a document nobody handed in (the lenient
-// grammar does not follow it, W308; a validator cannot either), or a
+// grammar does not follow it, W309; a validator cannot either), or a
 // pattern that is not ECMA-262 with the u flag (the checker reads patterns
-// as RE2 for now, and the grammar dropped the pattern, W304). "" otherwise.
+// as RE2 for now, and the grammar dropped the pattern, W305). "" otherwise.
 func lenientOracleGap(c *subsetcheck.Checked, err error) string {
 	if c.Profile != subsetcheck.Lenient {
 		return ""
 	}
 	for _, p := range c.Relaxed {
 		if p.Code == subsetcheck.CodeRelaxedRef && strings.Contains(err.Error(), "loading") {
-			return "a $ref to a document not handed in (W308)"
+			return "a $ref to a document not handed in (W309)"
 		}
 	}
 	if strings.Contains(err.Error(), "is not valid regex") {
-		return "a pattern that is not ECMA-262 with the u flag, dropped (W304)"
+		return "a pattern that is not ECMA-262 with the u flag, dropped (W305)"
 	}
 	return ""
 }
@@ -251,6 +251,7 @@ type run struct {
 	compact        *gbnf.Matcher
 	compactGrammar *gbnf.Grammar
 	oracle         *oracle.Oracle
+	canonical      *compile.Canonicalizer
 	tally          *tally
 	fails          int
 	// explain (lenient grammars) says whether a text the oracle rejects
@@ -488,6 +489,9 @@ func checkSchemaWith(t testing.TB, tl *tally, name string, schema []byte, opts s
 
 func (r *run) check() {
 	c := r.out.checked
+	if r.canonical == nil {
+		r.canonical = compile.NewCanonicalizer(c)
+	}
 	gen := NewGenerator(c, r.seed)
 	valid, invalid := gen.Valid(), gen.Invalid()
 	r.tally.add(func(t *tally) {
@@ -520,7 +524,7 @@ func (r *run) check() {
 				r.fail("valid by the relaxed schema, rejected by the validator for a constraint that was not relaxed", text, "-", fmt.Sprintf("rejects: %v", f))
 			}
 		}
-		canon, err := compile.Canonical(c, v)
+		canon, err := r.canonical.Canonical(v)
 		if err != nil {
 			r.fail("INCOMPLETE: Canonical refuses a valid value", text, "-", "accepts; Canonical: "+err.Error())
 			continue
@@ -570,7 +574,7 @@ func (r *run) check() {
 			r.modelBug("generated as invalid, the validator accepts it", text, verdictName(ok, err))
 			continue
 		}
-		if canon, err := compile.Canonical(c, v); err == nil {
+		if canon, err := r.canonical.Canonical(v); err == nil {
 			r.fail("Canonical accepts an invalid value", text, "canonical "+canon, "rejects")
 		}
 		for _, sp := range Spellings {

@@ -22,7 +22,7 @@ func KeywordTableMarkdown() string {
 	b.WriteString("The **lenient** profile reads the exact column, and relaxes what it refuses instead of refusing the schema: a refused keyword is dropped, `oneOf` " +
 		"is read as `anyOf`, and `not`, `if`/`then`/`else` (as `anyOf` of `then` and `else`) and `maxContains` are relaxed as a whole where a relaxation " +
 		"lies inside them, so that the grammar accepts every valid value; what the compiler cannot build exactly is relaxed too. Each relaxation is a " +
-		"warning (W304-W308, docs/codes.md), to be checked after decoding.\n\n")
+		"warning (W305-W309, docs/codes.md), to be checked after decoding.\n\n")
 	b.WriteString("| keyword | drafts | exact | portable | note |\n|---|---|---|---|---|\n")
 	for _, k := range sortedKeywords() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", k.Name, draftsString(k.Drafts), k.Exact, k.Portable, escapeCell(k.Note))

@@ -29,32 +29,32 @@ func TestLenientRelaxes(t *testing.T) {
 		name, schema, want string
 	}{
 		{"nothing refused", `{"type":"object","properties":{"a":{"type":"string"}}}`, ""},
-		{"a refused keyword", `{"type":"string","pattern":"^a"}`, "W304 /pattern"},
+		{"a refused keyword", `{"type":"string","pattern":"^a"}`, "W305 /pattern"},
 		{"oneOf as anyOf, and what is inside a branch", `{"oneOf":[{"type":"string","pattern":"x"},{"type":"integer"}]}`,
-			"W305 /oneOf, W304 /oneOf/0/pattern"},
-		{"not, and nothing inside it", `{"not":{"type":"string","pattern":"x"}}`, "W306 /not"},
+			"W306 /oneOf, W305 /oneOf/0/pattern"},
+		{"not, and nothing inside it", `{"not":{"type":"string","pattern":"x"}}`, "W307 /not"},
 		{"if/then/else as anyOf of then and else", `{"if":{"unevaluatedProperties":false},"then":{"required":["b"]},"else":{"required":["c"],"unevaluatedItems":false}}`,
-			"W306 /if, W304 /else/unevaluatedItems"},
-		{"if with then alone, and a relaxation inside if", `{"if":{"required":["a"],"unevaluatedProperties":false},"then":{"required":["b"]}}`, "W306 /if"},
+			"W307 /if, W305 /else/unevaluatedItems"},
+		{"if with then alone, and a relaxation inside if", `{"if":{"required":["a"],"unevaluatedProperties":false},"then":{"required":["b"]}}`, "W307 /if"},
 		{"additionalProperties depends on patternProperties",
 			`{"properties":{"a":{"type":"string"}},"patternProperties":{"^x":{"type":"integer"}},"additionalProperties":false}`,
-			"W304 /patternProperties, W304 /additionalProperties"},
-		{"patternProperties without additionalProperties", `{"patternProperties":{"^x":{"type":"integer"}}}`, "W304 /patternProperties"},
-		{"a ref to a document inside an embedded resource", `{"properties":{"a":{"$id":"sub/x.json","properties":{"b":{"$ref":"y.json"}}}}}`, "W308 /properties/a/properties/b/$ref"},
-		{"a ref to another document", `{"properties":{"a":{"$ref":"other.json#/x"}}}`, "W308 /properties/a/$ref"},
+			"W305 /patternProperties, W305 /additionalProperties"},
+		{"patternProperties without additionalProperties", `{"patternProperties":{"^x":{"type":"integer"}}}`, "W305 /patternProperties"},
+		{"a ref to a document inside an embedded resource", `{"properties":{"a":{"$id":"sub/x.json","properties":{"b":{"$ref":"y.json"}}}}}`, "W309 /properties/a/properties/b/$ref"},
+		{"a ref to another document", `{"properties":{"a":{"$ref":"other.json#/x"}}}`, "W309 /properties/a/$ref"},
 		{"draft-07: a dropped $ref leaves its siblings ignored",
 			`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"a":{"$ref":"other.json","type":"string"}}}`,
-			"W308 /properties/a/$ref"},
+			"W309 /properties/a/$ref"},
 		{"a refused keyword nothing reaches is not reported", `{"$defs":{"u":{"pattern":"a"}},"type":"string"}`, ""},
 		{"one warning per keyword, however many paths reach it",
 			`{"$defs":{"d":{"type":"string","pattern":"a"}},"properties":{"a":{"$ref":"#/$defs/d"},"b":{"$ref":"#/$defs/d"}}}`,
-			"W304 /$defs/d/pattern"},
+			"W305 /$defs/d/pattern"},
 		{"a definition reached through a refused not and positively",
 			`{"$defs":{"d":{"type":"string","pattern":"a"}},"properties":{"a":{"$ref":"#/$defs/d"},"b":{"not":{"$ref":"#/$defs/d"}}}}`,
-			"W304 /$defs/d/pattern, W306 /properties/b/not"},
+			"W305 /$defs/d/pattern, W307 /properties/b/not"},
 		{"dynamic scope", `{"type":"array","items":{"$dynamicRef":"#x"},"unevaluatedItems":false}`,
-			"W304 /items/$dynamicRef, W304 /unevaluatedItems"},
-		{"a format that cannot be asserted", `{"type":"string","format":"email"}`, "W304 /format"},
+			"W305 /items/$dynamicRef, W305 /unevaluatedItems"},
+		{"a format that cannot be asserted", `{"type":"string","format":"email"}`, "W305 /format"},
 	}
 	for _, tt := range cases {
 		opts := Options{}
@@ -117,23 +117,23 @@ func TestLenientPolarity(t *testing.T) {
 	cases := []struct {
 		name, schema, want string
 	}{
-		{"inside not", `{"not":{"type":"string","pattern":"x"}}`, "W306 /not"},
-		{"inside not inside not: positive again", `{"not":{"not":{"type":"string","pattern":"x"}}}`, "W304 /not/not/pattern"},
-		{"inside a oneOf branch", `{"oneOf":[{"type":"string","pattern":"x"},{"type":"integer"}]}`, "W305 /oneOf, W304 /oneOf/0/pattern"},
+		{"inside not", `{"not":{"type":"string","pattern":"x"}}`, "W307 /not"},
+		{"inside not inside not: positive again", `{"not":{"not":{"type":"string","pattern":"x"}}}`, "W305 /not/not/pattern"},
+		{"inside a oneOf branch", `{"oneOf":[{"type":"string","pattern":"x"},{"type":"integer"}]}`, "W306 /oneOf, W305 /oneOf/0/pattern"},
 		{"a oneOf without relaxations stays", `{"oneOf":[{"type":"string"},{"type":"integer"}]}`, ""},
-		{"inside if", `{"if":{"type":"string","pattern":"x"},"then":{"minLength":1},"else":{"type":"integer"}}`, "W306 /if"},
-		{"inside then: positive", `{"if":{"type":"string"},"then":{"pattern":"x"},"else":{"type":"integer"}}`, "W304 /then/pattern"},
+		{"inside if", `{"if":{"type":"string","pattern":"x"},"then":{"minLength":1},"else":{"type":"integer"}}`, "W307 /if"},
+		{"inside then: positive", `{"if":{"type":"string"},"then":{"pattern":"x"},"else":{"type":"integer"}}`, "W305 /then/pattern"},
 		{"inside contains below maxContains", `{"contains":{"type":"string","pattern":"x"},"maxContains":2}`,
-			"W304 /contains/pattern, W306 /maxContains"},
-		{"inside contains without maxContains", `{"contains":{"type":"string","pattern":"x"},"minContains":2}`, "W304 /contains/pattern"},
+			"W305 /contains/pattern, W307 /maxContains"},
+		{"inside contains without maxContains", `{"contains":{"type":"string","pattern":"x"},"minContains":2}`, "W305 /contains/pattern"},
 		{"a definition reached through not and positively",
 			`{"$defs":{"d":{"type":"string","pattern":"a"}},"properties":{"a":{"$ref":"#/$defs/d"},"b":{"not":{"$ref":"#/$defs/d"}}}}`,
-			"W304 /$defs/d/pattern, W306 /properties/b/not"},
+			"W305 /$defs/d/pattern, W307 /properties/b/not"},
 		{"every negation above, not only the nearest",
 			`{"anyOf":[{"oneOf":[{"not":{"pattern":"a"}},{"type":"null"}]}]}`,
-			"W305 /anyOf/0/oneOf, W306 /anyOf/0/oneOf/0/not"},
+			"W306 /anyOf/0/oneOf, W307 /anyOf/0/oneOf/0/not"},
 		{"a negation under a dropped negation is not reported",
-			`{"not":{"oneOf":[{"pattern":"a"},{}]}}`, "W306 /not"},
+			`{"not":{"oneOf":[{"pattern":"a"},{}]}}`, "W307 /not"},
 	}
 	for _, tt := range cases {
 		if got, _ := relaxedList(t, tt.schema, Options{}); got != tt.want {
@@ -151,12 +151,12 @@ func TestLenientRelaxOption(t *testing.T) {
 		relax        []Relaxation
 		want         string
 	}{
-		{"a keyword", `{"type":"string","format":"date","maxLength":5}`, []Relaxation{{Pointer: "", Keyword: "format", Code: CodeNotExactlyCompilable, Reason: "cut"}}, "W307 /format"},
-		{"a whole schema", `{"properties":{"a":{"type":"string","maxLength":5}}}`, []Relaxation{{Pointer: "/properties/a", Code: CodeNotExactlyCompilable}}, "W307 /properties/a"},
-		{"inside a not", `{"not":{"type":"string","maxLength":5}}`, []Relaxation{{Pointer: "/not", Keyword: "maxLength", Code: CodeNotExactlyCompilable}}, "W306 /not"},
-		{"a oneOf", `{"oneOf":[{},{}]}`, []Relaxation{{Pointer: "", Keyword: "oneOf", Code: "C404"}}, "W305 /oneOf"},
+		{"a keyword", `{"type":"string","format":"date","maxLength":5}`, []Relaxation{{Pointer: "", Keyword: "format", Code: CodeNotExactlyCompilable, Reason: "cut"}}, "W308 /format"},
+		{"a whole schema", `{"properties":{"a":{"type":"string","maxLength":5}}}`, []Relaxation{{Pointer: "/properties/a", Code: CodeNotExactlyCompilable}}, "W308 /properties/a"},
+		{"inside a not", `{"not":{"type":"string","maxLength":5}}`, []Relaxation{{Pointer: "/not", Keyword: "maxLength", Code: CodeNotExactlyCompilable}}, "W307 /not"},
+		{"a oneOf", `{"oneOf":[{},{}]}`, []Relaxation{{Pointer: "", Keyword: "oneOf", Code: "C404"}}, "W306 /oneOf"},
 		{"dependents go too", `{"properties":{"a":{}},"additionalProperties":false}`, []Relaxation{{Pointer: "", Keyword: "properties", Code: CodeNotExactlyCompilable}},
-			"W307 /properties, W307 /additionalProperties"},
+			"W308 /properties, W308 /additionalProperties"},
 		{"a place that names nothing is left out", `{"type":"string"}`, []Relaxation{{Pointer: "/nope", Keyword: "x"}, {Pointer: "", Keyword: "maxLength"}}, ""},
 	}
 	for _, tt := range cases {

@@ -28,7 +28,7 @@ const (
 	// by relaxing that part: each constraint the exact profile would refuse
 	// is dropped (oneOf is read as anyOf), never anything added, so that
 	// the grammar accepts every valid text and some invalid ones; each
-	// relaxation is a warning (W304-W308), and a validator must check the
+	// relaxation is a warning (W305-W309), and a validator must check the
 	// rest after decoding. What the exact profile admits, it checks alike.
 	Lenient Profile = "lenient"
 )
@@ -117,6 +117,13 @@ const (
 	AllTypes = TNull | TBoolean | TObject | TArray | TNumber | TInteger | TString
 )
 
+// SomeMember is a requirement of Schema.SomeMember: some member whose
+// name is not in Names has a value Schema accepts.
+type SomeMember struct {
+	Schema *Schema
+	Names  []string
+}
+
 // Bound is one end of a numeric range.
 type Bound struct {
 	Value     *big.Rat
@@ -196,6 +203,11 @@ type Schema struct {
 	// never sets it: it is how the compiler writes the complement of an
 	// enum or const (see compile/not.go).
 	Except []*Value
+	// SomeMember lists requirements on objects, each that some member
+	// whose name is not among its Names have a value its Schema accepts.
+	// Check never sets it: it is how the compiler writes the complement of
+	// additionalProperties and of an excluded object (compile/somemember.go).
+	SomeMember []SomeMember
 
 	// Counting and dependencies (issue 21). Every zero value constrains
 	// nothing, so a Schema built by hand means what its other fields say.
@@ -258,7 +270,7 @@ type Checked struct {
 	BaseURI   string
 	Documents map[string]*Document
 	// Relaxed (lenient profile) lists the constraints that were relaxed,
-	// one warning each (W304-W308), sorted; they are in Warnings too. A
+	// one warning each (W305-W309), sorted; they are in Warnings too. A
 	// text the grammar accepts may break them: validate it after decoding.
 	Relaxed ErrorList
 }

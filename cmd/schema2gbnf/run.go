@@ -108,7 +108,7 @@ type compileFlags struct {
 	refs        refFlags   // refs.go
 }
 
-const profileUsage = "`NAME` of the keyword subset: exact (what the grammar enforces exactly; the rest refused), lenient (every schema compiles: what exact refuses is relaxed, each relaxation a warning W304-W308 and counted in the provenance line, so the grammar accepts every valid text and some invalid ones; validate replies after decoding, as verdict does) or portable (what every engine accepts)"
+const profileUsage = "`NAME` of the keyword subset: exact (what the grammar enforces exactly; the rest refused), lenient (every schema compiles: what exact refuses is relaxed, each relaxation a warning W305-W309 and counted in the provenance line, so the grammar accepts every valid text and some invalid ones; validate replies after decoding, as verdict does) or portable (what every engine accepts)"
 
 const assertFormatUsage = "enforce format: date, time, date-time, uuid, ipv4, ipv6 and duration exactly, any other format refused (S210); without it format is an annotation (W302)"
 

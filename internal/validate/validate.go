@@ -70,7 +70,7 @@ func New(c *subsetcheck.Checked, opts Options) (*Validator, error) {
 	if opts.AssertFormat || c.AssertFormat {
 		// Every format the validator knows, by its own checks: those the
 		// grammar asserts (subsetcheck.AssertedFormats) and those a
-		// lenient grammar relaxed (W304).
+		// lenient grammar relaxed (W305).
 		comp.AssertFormat()
 	} else {
 		for _, name := range formatNames {
