@@ -169,6 +169,9 @@ type compiler struct {
 	parts     map[*subsetcheck.Schema][]*subsetcheck.Schema // the parts of each conjunction
 	ids       map[*subsetcheck.Schema]int                   // order of first sight, for set keys
 
+	strs    map[string]*stringEntry // string languages, by stringKey (pattern.go)
+	escapes map[uint64]gbnf.Expr    // what follows the backslash, by escapeMask (machine.go)
+
 	errs  subsetcheck.ErrorList
 	cause string // first reason a required part admitted no value
 }

@@ -35,7 +35,7 @@ func unconstrained(s *subsetcheck.Schema) bool {
 	return !s.False && s.Types&subsetcheck.AllTypes == subsetcheck.AllTypes && s.Enum == nil &&
 		len(s.Properties) == 0 && len(s.Required) == 0 && s.AdditionalProperties == nil &&
 		len(s.PrefixItems) == 0 && s.Items == nil && s.MinItems == 0 && s.MaxItems < 0 &&
-		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && s.Lower == nil && s.Upper == nil
+		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && len(s.Patterns) == 0 && s.Lower == nil && s.Upper == nil
 }
 
 // isTrue says whether s accepts every value, as far as a cheap look tells.
@@ -242,6 +242,7 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	m.MaxItems = minLimit(a.MaxItems, b.MaxItems)
 	m.MinLength = max(a.MinLength, b.MinLength)
 	m.MaxLength = minLimit(a.MaxLength, b.MaxLength)
+	m.Patterns = unionPatterns(a.Patterns, b.Patterns)
 	m.Format = cmp.Or(a.Format, b.Format)
 	if a.Format != "" && b.Format != "" && a.Format != b.Format {
 		m.Types &^= subsetcheck.TString // no string has two of the asserted formats
@@ -249,6 +250,24 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	m.Lower = tighter(a.Lower, b.Lower, 1)
 	m.Upper = tighter(a.Upper, b.Upper, -1)
 	return m, true
+}
+
+// unionPatterns is both lists of patterns, each once: a string must match
+// every one.
+func unionPatterns(a, b []*subsetcheck.Pattern) []*subsetcheck.Pattern {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := slices.Clone(a)
+	for _, p := range b {
+		if !slices.ContainsFunc(out, func(q *subsetcheck.Pattern) bool { return q.Source == p.Source }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func property(s *subsetcheck.Schema, name string) *subsetcheck.Schema {

@@ -165,6 +165,11 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 		if s.Format != "" && !formatValid(s.Format, v.Str) {
 			return fail(s, inst, kw("format"), "the string is not a valid %s", s.Format)
 		}
+		for _, p := range s.Patterns {
+			if !p.Lang.Match(v.Str) {
+				return fail(s, inst, kw("pattern"), "the string does not match the pattern %q", p.Source)
+			}
+		}
 	case subsetcheck.Number:
 		if s.Lower != nil || s.Upper != nil {
 			d, ok := parseDecimal(v.Num)

@@ -99,7 +99,9 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		alts = append(alts, cp.arrayExpr(p, base))
 	}
 	if t&subsetcheck.TString != 0 {
-		if p.Format != "" {
+		if len(p.Patterns) > 0 {
+			alts = append(alts, cp.patternString(p, base))
+		} else if p.Format != "" {
 			alts = append(alts, cp.formattedString(p))
 		} else {
 			alts = append(alts, cp.boundedString(p.MinLength, p.MaxLength))

@@ -229,6 +229,11 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 		if s.Format != "" && !formatValid(s.Format, v.Str) {
 			return false
 		}
+		for _, pt := range s.Patterns {
+			if !pt.Lang.Match(v.Str) {
+				return false
+			}
+		}
 	case subsetcheck.Number:
 		if s.Lower != nil || s.Upper != nil {
 			d, ok := parseDecimal(v.Num)

@@ -104,6 +104,9 @@ func (g *Generator) keep(s *subsetcheck.Schema, vs []*subsetcheck.Value, want bo
 		// Every enum member is a value the grammar must accept.
 		limit = max(limit, min(len(s.Enum), maxEnumValues))
 	}
+	if len(s.Patterns) > 0 {
+		limit = max(limit, patternKeep)
+	}
 	if s.Format != "" {
 		// Every edge of the format is worth its text.
 		limit = max(limit, len(formatStrings(s.Format, want))+len(typeReps))
@@ -430,6 +433,9 @@ func (g *Generator) lengths(minN, maxN int, valid bool) []int {
 
 func (g *Generator) strings(s *subsetcheck.Schema, valid bool) []*subsetcheck.Value {
 	var out []*subsetcheck.Value
+	for _, p := range g.patternStrings(s, valid) {
+		out = append(out, vStr(p))
+	}
 	if s.Format != "" {
 		for _, f := range formatStrings(s.Format, valid) {
 			out = append(out, vStr(f))

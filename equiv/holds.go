@@ -71,6 +71,11 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 		if s.Format != "" && !formatHolds(s.Format, v.Str) {
 			return false
 		}
+		for _, p := range s.Patterns {
+			if !p.Lang.Match(v.Str) {
+				return false
+			}
+		}
 	case subsetcheck.Array:
 		n := len(v.Items)
 		if n < s.MinItems || s.MaxItems >= 0 && n > s.MaxItems {

@@ -20,19 +20,19 @@ func TestProblemsInsideRefusedKeywords(t *testing.T) {
 		want    string // "code pointer" per problem, in order
 	}{
 		{"a refused keyword inside a refused keyword inside anyOf", Exact,
-			`{"anyOf":[{"oneOf":[{"not":{"type":"strin","pattern":"x"}},{"minProperties":1}]}]}`,
-			"S201 /anyOf/0/oneOf, S201 /anyOf/0/oneOf/0/not, S203 /anyOf/0/oneOf/0/not/type, S201 /anyOf/0/oneOf/0/not/pattern, S201 /anyOf/0/oneOf/1/minProperties"},
+			`{"anyOf":[{"oneOf":[{"not":{"type":"strin","uniqueItems":true}},{"minProperties":1}]}]}`,
+			"S201 /anyOf/0/oneOf, S201 /anyOf/0/oneOf/0/not, S203 /anyOf/0/oneOf/0/not/type, S201 /anyOf/0/oneOf/0/not/uniqueItems, S201 /anyOf/0/oneOf/1/minProperties"},
 		{"a $ref from inside a refused keyword to a definition with problems", Exact,
-			`{"$defs":{"d":{"type":"string","maxLength":-1,"pattern":"a"}},"allOf":[{"$ref":"#/$defs/d"}]}`,
-			"S203 /$defs/d/maxLength, S201 /$defs/d/pattern, S201 /allOf"},
+			`{"$defs":{"d":{"type":"string","maxLength":-1,"multipleOf":2}},"allOf":[{"$ref":"#/$defs/d"}]}`,
+			"S203 /$defs/d/maxLength, S201 /$defs/d/multipleOf, S201 /allOf"},
 		{"a definition reached only through refused keywords, twice, is reported once", Exact,
 			`{"$defs":{"d":{"uniqueItems":true}},"oneOf":[{"$ref":"#/$defs/d"},{"not":{"$ref":"#/$defs/d"}}]}`,
 			"S201 /$defs/d/uniqueItems, S201 /oneOf, S201 /oneOf/1/not"},
 		{"every keyword that holds schemas is descended into", Exact,
-			`{"if":{"pattern":"a"},"then":{"type":1},"else":{"$ref":"#/nope"},"contains":{"multipleOf":2},"propertyNames":{"maxLength":-1},` +
+			`{"if":{"uniqueItems":true},"then":{"type":1},"else":{"$ref":"#/nope"},"contains":{"multipleOf":2},"propertyNames":{"maxLength":-1},` +
 				`"patternProperties":{"^a":{"not":{}}},"dependentSchemas":{"a":{"oneOf":[{}]}},"dependencies":{"b":["c"],"d":{"allOf":[{}]}},` +
 				`"unevaluatedItems":{"uniqueItems":true},"unevaluatedProperties":{"minProperties":1}}`,
-			"S201 /if, S201 /if/pattern, S201 /then, S203 /then/type, S201 /else, S205 /else/$ref, S201 /contains, S201 /contains/multipleOf, " +
+			"S201 /if, S201 /if/uniqueItems, S201 /then, S203 /then/type, S201 /else, S205 /else/$ref, S201 /contains, S201 /contains/multipleOf, " +
 				"S201 /propertyNames, S203 /propertyNames/maxLength, S201 /patternProperties, S201 /patternProperties/^a/not, " +
 				"S201 /dependentSchemas, S201 /dependentSchemas/a/oneOf, S201 /dependencies, S201 /dependencies/d/allOf, " +
 				"S201 /unevaluatedItems, S201 /unevaluatedItems/uniqueItems, S201 /unevaluatedProperties, S201 /unevaluatedProperties/minProperties"},

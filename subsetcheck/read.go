@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/schema2gbnf/schema2gbnf/strlang"
 )
 
 // InputTooLarge is the L501 problem for an input of size bytes, more than
@@ -34,6 +36,12 @@ var DefaultLimits = Limits{
 	MaxSubschemas:   100000,
 	MaxNestedBytes:  256 << 20,
 	MaxValues:       2_000_000,
+
+	MaxPatternBytes:   strlang.DefaultPatternBytes,
+	MaxPatternNesting: strlang.DefaultDepth,
+	MaxPatternRepeat:  strlang.DefaultRepeat,
+	MaxPatternStates:  strlang.DefaultStates,
+	MaxLengthStates:   strlang.DefaultLengthStates,
 }
 
 // withDefaults fills the zero fields of l from DefaultLimits.
@@ -56,6 +64,16 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxValues <= 0 {
 		l.MaxValues = DefaultLimits.MaxValues
 	}
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxPatternBytes, DefaultLimits.MaxPatternBytes)
+	def(&l.MaxPatternNesting, DefaultLimits.MaxPatternNesting)
+	def(&l.MaxPatternRepeat, DefaultLimits.MaxPatternRepeat)
+	def(&l.MaxPatternStates, DefaultLimits.MaxPatternStates)
+	def(&l.MaxLengthStates, DefaultLimits.MaxLengthStates)
 	return l
 }
 

@@ -1,0 +1,120 @@
+package compile
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/strlang"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+)
+
+// String languages. A string schema with a pattern is the intersection of
+// its patterns' languages (subsetcheck.Pattern), its length bounds and its
+// asserted format: one minimal automaton over code points (package
+// strlang), written as one rule per state (machine.go). Schemas without a
+// pattern keep the grammars of json.go and format.go.
+
+// stringEntry is one string language built, and its grammar once written.
+type stringEntry struct {
+	lang *strlang.Lang // nil: the format's own grammar is the language (formatCovered)
+	expr gbnf.Expr
+	ok   bool // false: a problem was reported
+}
+
+// stringKey names the language of p's string keywords: the same patterns,
+// bounds and format give the same language, built once per compile.
+func stringKey(p *subsetcheck.Schema) string {
+	srcs := make([]string, len(p.Patterns))
+	for i, pt := range p.Patterns {
+		srcs[i] = pt.Source
+	}
+	slices.Sort(srcs)
+	srcs = slices.Compact(srcs)
+	return strings.Join(srcs, "\x00") + "\x01" + strconv.Itoa(p.MinLength) + "\x01" + strconv.Itoa(p.MaxLength) + "\x01" + p.Format
+}
+
+// StringLanguage is the language of the strings a plain schema's string
+// keywords accept (patterns, minLength, maxLength, an asserted format),
+// as the compiler builds it; the hook for keywords that need a string
+// schema's language (not on strings). A format whose language strlang
+// cannot hold beside a pattern (formatLanguage) is refused, as Compile
+// refuses it.
+func (cp *compiler) stringLang(p *subsetcheck.Schema) (*stringEntry, bool) {
+	key := stringKey(p)
+	if e, ok := cp.strs[key]; ok {
+		return e, e.ok
+	}
+	e := &stringEntry{}
+	put(&cp.strs, key, e)
+	lim := cp.checked.Limits.Strlang()
+	limit := func(err error) (*stringEntry, bool) {
+		cp.problem(p, subsetcheck.CodePatternTooLarge, subsetcheck.StringLimitMessage("the strings of this schema (its patterns, lengths and format together)", err))
+		return e, false
+	}
+	l := strlang.All()
+	for _, pt := range p.Patterns {
+		var err error
+		if l, err = strlang.Intersect(l, pt.Lang, lim); err != nil {
+			return limit(err)
+		}
+	}
+	if p.Format != "" {
+		f, ok := formatLanguage(p.Format)
+		if !ok {
+			cp.problem(p, subsetcheck.CodeNotExactlyCompilable, "format "+strconv.Quote(p.Format)+" beside a pattern has no string language the compiler builds")
+			return e, false
+		}
+		switch inter, covered, err := f.meet(l, lim); {
+		case err != nil:
+			return limit(err)
+		case covered:
+			// Every string of the format is in the patterns: the format's
+			// grammar, with its lengths, is the language.
+			e.ok = true
+			return e, true
+		case inter == nil:
+			cp.problem(p, subsetcheck.CodeNotExactlyCompilable, "pattern beside format "+strconv.Quote(p.Format)+
+				" cannot be enforced exactly: the pattern admits some leap-second times (hh:mm:60) and not others, which would need the format's table of leap-second offsets intersected with it; "+
+				"drop the pattern or the format, or write a pattern that admits every time of the format or none with second 60")
+			return e, false
+		default:
+			l = inter
+		}
+	}
+	if p.MinLength > 0 || p.MaxLength >= 0 {
+		var err error
+		if l, err = strlang.WithLength(l, p.MinLength, p.MaxLength, lim); err != nil {
+			return limit(err)
+		}
+	}
+	e.lang, e.ok = l, true
+	return e, true
+}
+
+// patternString is the JSON string text (quotes included) of the strings
+// plain schema p accepts, p having a pattern.
+func (cp *compiler) patternString(p *subsetcheck.Schema, base string) gbnf.Expr {
+	e, ok := cp.stringLang(p)
+	switch {
+	case !ok:
+		return nil
+	case e.lang == nil:
+		return cp.formattedString(p)
+	case e.expr != nil:
+		return e.expr
+	case e.lang.IsEmpty():
+		cp.noteCause("no string at %q matches its pattern%s within its lengths and format", p.Pointer, plural(len(p.Patterns)))
+		return nil
+	}
+	e.expr = seq(lit(`"`), cp.machineExpr(langMachine(e.lang, epsilon()), base))
+	return e.expr
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
