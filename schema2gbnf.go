@@ -37,10 +37,20 @@ type Options struct {
 	// MaxRules bounds the rules of the grammar (C403 beyond it); 0 means
 	// compile.DefaultMaxRules.
 	MaxRules int
-	// MaxAlternatives and MaxMeets bound how far $ref and anyOf beside other
-	// keywords multiply (C402 beyond them); 0 means compile's defaults.
+	// MaxAlternatives and MaxMeets bound how far $ref and the combinators
+	// (anyOf, allOf, oneOf, not, if/then/else) beside other keywords
+	// multiply (C402 beyond them); MaxOneOfPairs bounds the pairs of oneOf
+	// branches proven disjoint (C402 beyond it). 0 means compile's defaults.
 	MaxAlternatives int
 	MaxMeets        int
+	MaxOneOfPairs   int
+	// MaxCountStates, MaxMultipleOfStates and MaxUniqueItems bound the
+	// grammars of the counting keywords (minProperties, contains counts;
+	// multipleOf; uniqueItems), C403 or C402 beyond them; 0 means
+	// compile's defaults.
+	MaxCountStates      int
+	MaxMultipleOfStates int
+	MaxUniqueItems      int
 	// AssertFormat enforces "format": date, time, date-time, uuid, ipv4,
 	// ipv6 and duration become part of the grammar, exactly as the
 	// validator judges them, and any other format is refused (S210).
@@ -82,6 +92,11 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		MaxRules:        opts.MaxRules,
 		MaxAlternatives: opts.MaxAlternatives,
 		MaxMeets:        opts.MaxMeets,
+		MaxOneOfPairs:   opts.MaxOneOfPairs,
+
+		MaxCountStates:      opts.MaxCountStates,
+		MaxMultipleOfStates: opts.MaxMultipleOfStates,
+		MaxUniqueItems:      opts.MaxUniqueItems,
 	})
 	if err != nil {
 		return nil, err

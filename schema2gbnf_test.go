@@ -37,7 +37,7 @@ func TestCompileAcceptsAndRejects(t *testing.T) {
 }
 
 func TestProblemsAreInspectable(t *testing.T) {
-	_, err := schema2gbnf.Compile([]byte(`{"properties":{"a":{"unevaluatedProperties":false},"b":{"oneOf":[true]}}}`), schema2gbnf.Options{Name: "s.json"})
+	_, err := schema2gbnf.Compile([]byte(`{"properties":{"a":{"unevaluatedProperties":false},"b":{"$dynamicRef":"#x"}}}`), schema2gbnf.Options{Name: "s.json"})
 	var problems subsetcheck.ErrorList
 	require.True(t, errors.As(err, &problems), "%v", err)
 	require.Len(t, problems, 2, "every problem is reported at once")

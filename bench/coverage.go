@@ -208,6 +208,7 @@ var codeGlosses = map[subsetcheck.Code]string{
 	subsetcheck.CodeNoValidValue:         "admits no value",
 	subsetcheck.CodeNotExactlyCompilable: "not exactly compilable",
 	subsetcheck.CodeGrammarTooLarge:      "grammar size limit",
+	subsetcheck.CodeOneOfOverlap:         "oneOf branches overlap",
 	subsetcheck.CodeInputTooLarge:        "input size limit",
 	subsetcheck.CodeTooDeep:              "nesting depth limit",
 	subsetcheck.CodeNumberTooLarge:       "number size limit",

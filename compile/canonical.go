@@ -9,9 +9,10 @@ import (
 
 // The canonical serialization (DESIGN.md §2): compact; an object's declared
 // members first in the schema's order (required names the schema does not
-// declare next, in "required" order), then extra members in the value's
-// order; a value matched by enum/const written as that member is; strings
-// with minimal escapes; numbers in plain decimal. Under anyOf, the first
+// declare next, in "required" order, then the names its dependencies
+// bring in, dependencyNames), then extra members in the value's order; a
+// value matched by enum/const written as that member is; strings with
+// minimal escapes; numbers in plain decimal. Under anyOf, the first
 // alternative that accepts the value decides. It walks the same
 // alternatives as the compiler, so the grammar always has this text.
 
@@ -89,8 +90,16 @@ func (cp *compiler) writeUnder(b *strings.Builder, p *subsetcheck.Schema, v *sub
 				}
 			}
 		}
+		depNames := dependencyNames(p) // members placed for dependencies, as objectExpr does
+		for _, n := range depNames {
+			if mv := v.Get(n); mv != nil {
+				if err := member(n, p.AdditionalProperties, mv); err != nil {
+					return err
+				}
+			}
+		}
 		for _, m := range v.Members {
-			if !declared(p, m.Name) && !contains(p.Required, m.Name) {
+			if !declared(p, m.Name) && !contains(p.Required, m.Name) && !contains(depNames, m.Name) {
 				if err := member(m.Name, p.AdditionalProperties, m.Value); err != nil {
 					return err
 				}

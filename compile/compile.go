@@ -18,6 +18,7 @@
 package compile
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -50,6 +51,21 @@ type Options struct {
 	// MaxMeets bounds the merged schemas of one compile (C402 beyond it);
 	// 0 means the constant MaxMeets.
 	MaxMeets int
+	// MaxCountStates bounds the states one count needs: an object's
+	// member counts, an array's contains counts (C403 beyond it); 0 means
+	// DefaultMaxCountStates.
+	MaxCountStates int
+	// MaxMultipleOfStates bounds the states of the digit automaton of one
+	// multipleOf: digit positions times remainders (C403 beyond it); 0
+	// means DefaultMaxMultipleOfStates.
+	MaxMultipleOfStates int
+	// MaxUniqueItems bounds the item values uniqueItems may list when it
+	// is enforced by listing them (C402 beyond it); 0 means
+	// DefaultMaxUniqueItems.
+	MaxUniqueItems int
+	// MaxOneOfPairs bounds the pairs of oneOf branches one compile proves
+	// disjoint (C402 beyond it); 0 means the constant MaxOneOfPairs.
+	MaxOneOfPairs int
 }
 
 // Named limits. Each ends in a problem with its own code when reached.
@@ -63,14 +79,28 @@ const (
 	// bounds are written as nested blocks of this many items.
 	MaxRepeatCount = 100
 	// MaxMeets is the default of Options.MaxMeets: it bounds the schemas
-	// created by combining a schema's keywords with its $ref target or anyOf
-	// branches (C402 beyond it).
-	MaxMeets = 2000
+	// created by combining a schema's keywords with its $ref target and the
+	// branches of its combinators (C402 beyond it), 60x the corpus's most.
+	MaxMeets = 20000
 	// MaxAlternatives is the default of Options.MaxAlternatives: it bounds
 	// the alternatives one schema expands into: $ref
 	// and anyOf beside other keywords multiply (a chain of k two-branch
 	// anyOfs has 2^k combinations), C402 beyond it.
 	MaxAlternatives = 1000
+	// DefaultMaxCountStates is the default of Options.MaxCountStates: a
+	// count over a few dozen optional members, far from any real schema's.
+	DefaultMaxCountStates = 5000
+	// DefaultMaxMultipleOfStates is the default of
+	// Options.MaxMultipleOfStates: multipleOf 0.001 over ten-digit bounds
+	// needs a few dozen; 1e-300 needs about 600.
+	DefaultMaxMultipleOfStates = 5000
+	// DefaultMaxUniqueItems is the default of Options.MaxUniqueItems.
+	DefaultMaxUniqueItems = 8
+	// MaxOneOfPairs is the default of Options.MaxOneOfPairs: a oneOf of n
+	// branches is proven disjoint by compiling the meets of its n(n-1)/2
+	// pairs (oneof.go); a compile proves at most this many (C402 beyond
+	// it), the branches of a 45-branch oneOf, 4x the corpus's most.
+	MaxOneOfPairs = 1000
 	// MaxValueDepth bounds the nesting the validator and the canonical
 	// serializer follow (values and $ref chains).
 	MaxValueDepth = 10000
@@ -111,6 +141,7 @@ func Canonical(c *subsetcheck.Checked, v *subsetcheck.Value) (string, error) {
 		return "", fmt.Errorf("compile.Canonical: nil schema or value")
 	}
 	cp := newCompiler(c, Options{})
+	cp.trustOneOf = true // the schema compiled: its oneOfs are disjoint
 	return cp.canonical(c.Root, v)
 }
 
@@ -121,6 +152,9 @@ type compiler struct {
 	maxRules int
 	maxAlts  int // Options.MaxAlternatives
 	maxMeets int // Options.MaxMeets
+	// Options.MaxCountStates, MaxMultipleOfStates, MaxUniqueItems.
+	maxCountStates, maxMultipleOfStates, maxUniqueItems int
+	maxPairs                                            int // Options.MaxOneOfPairs
 
 	g     gbnf.Grammar
 	names map[string]bool // every rule name in use, besides reservedNames
@@ -168,6 +202,18 @@ type compiler struct {
 	meets     map[string]*subsetcheck.Schema                // conjunctions, by the set of their parts
 	parts     map[*subsetcheck.Schema][]*subsetcheck.Schema // the parts of each conjunction
 	ids       map[*subsetcheck.Schema]int                   // order of first sight, for set keys
+	nMeets    int                                           // merged schemas made, against maxMeets
+
+	// meetOrigins names the schemas each meet of several came from, for
+	// problems (noteMeet); negations holds {"not": s} per s (negation).
+	meetOrigins map[*subsetcheck.Schema][]string
+	negations   map[*subsetcheck.Schema]*subsetcheck.Schema
+	// proofs is shared with the compiles that prove oneOf branches
+	// disjoint (oneof.go); nil until a oneOf is met. trustOneOf skips the
+	// proofs: Canonical serializes under a schema that compiled.
+	proofs     *oneOfProofs
+	trustOneOf bool
+	metRefused bool // a oneOf refused earlier was met again (oneof.go)
 
 	strs    map[string]*stringEntry // string languages, by stringKey (pattern.go)
 	escapes map[uint64]gbnf.Expr    // what follows the backslash, by escapeMask (machine.go)
@@ -195,12 +241,18 @@ func compilerWithoutPrelude(c *subsetcheck.Checked, opts Options) *compiler {
 	if cp.maxRules <= 0 {
 		cp.maxRules = DefaultMaxRules
 	}
-	cp.maxAlts, cp.maxMeets = opts.MaxAlternatives, opts.MaxMeets
+	cp.maxAlts, cp.maxMeets, cp.maxPairs = opts.MaxAlternatives, opts.MaxMeets, opts.MaxOneOfPairs
 	if cp.maxAlts <= 0 {
 		cp.maxAlts = MaxAlternatives
 	}
 	if cp.maxMeets <= 0 {
 		cp.maxMeets = MaxMeets
+	}
+	cp.maxCountStates = cmp.Or(max(opts.MaxCountStates, 0), DefaultMaxCountStates)
+	cp.maxMultipleOfStates = cmp.Or(max(opts.MaxMultipleOfStates, 0), DefaultMaxMultipleOfStates)
+	cp.maxUniqueItems = min(cmp.Or(max(opts.MaxUniqueItems, 0), DefaultMaxUniqueItems), 63) // a bit per value
+	if cp.maxPairs <= 0 {
+		cp.maxPairs = MaxOneOfPairs
 	}
 	if opts.Whitespace == Compact {
 		cp.ws = epsilon()
@@ -226,8 +278,10 @@ var reservedNames = func() map[string]bool {
 	return m
 }()
 
-func (cp *compiler) run() (*gbnf.Grammar, error) {
-	root := cp.checked.Root
+func (cp *compiler) run() (*gbnf.Grammar, error) { return cp.runRoot(cp.checked.Root) }
+
+// runRoot builds the grammar whose root is the schema root.
+func (cp *compiler) runRoot(root *subsetcheck.Schema) (*gbnf.Grammar, error) {
 	rule := cp.newRule("root", nil)
 	if t := target(root); t == root && !root.False && !isTrue(root) {
 		cp.rules[root] = rule // the root's own rule is "root", also when it recurses
@@ -291,7 +345,7 @@ func (cp *compiler) noValue(root *subsetcheck.Schema) {
 
 // problem records one error located at schema s.
 func (cp *compiler) problem(s *subsetcheck.Schema, code subsetcheck.Code, msg string) {
-	p := &subsetcheck.Problem{Code: code, Message: msg}
+	p := &subsetcheck.Problem{Code: code, Message: msg + cp.meetNote(s)}
 	if s != nil {
 		p.Pointer = s.Pointer
 		if doc := cp.checked.Doc; doc != nil && s.Node != nil {

@@ -26,21 +26,41 @@ type alternative struct {
 
 // onlyRef says whether s is a bare $ref: its own keywords constrain nothing.
 func onlyRef(s *subsetcheck.Schema) bool {
-	return s.Ref != nil && s.AnyOf == nil && unconstrained(s)
+	return s.Ref != nil && s.AnyOf == nil && noCombinators(s) && unconstrained(s)
 }
 
-// unconstrained says whether s's own keywords (not $ref, not anyOf) allow
-// every value.
+// unconstrained says whether s's own keywords (not $ref, not anyOf, not
+// the other combinators) allow every value.
 func unconstrained(s *subsetcheck.Schema) bool {
 	return !s.False && s.Types&subsetcheck.AllTypes == subsetcheck.AllTypes && s.Enum == nil &&
 		len(s.Properties) == 0 && len(s.Required) == 0 && s.AdditionalProperties == nil &&
 		len(s.PrefixItems) == 0 && s.Items == nil && s.MinItems == 0 && s.MaxItems < 0 &&
-		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && len(s.Patterns) == 0 && s.Lower == nil && s.Upper == nil
+		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && len(s.Patterns) == 0 && s.Lower == nil && s.Upper == nil &&
+		len(s.Except) == 0 && !counts(s)
+}
+
+// counts says whether s has a counting keyword or a dependency (count.go,
+// multipleof.go, dependencies.go, items.go), none of which is trivial.
+func counts(s *subsetcheck.Schema) bool {
+	return s.MinProperties > 0 || s.MaxProperties != nil || s.MultipleOf != nil || s.UniqueItems ||
+		s.Contains != nil || len(s.Dependencies) > 0
+}
+
+// noCombinators says whether s has none of allOf, oneOf, not and
+// if/then/else (combinator.go).
+func noCombinators(s *subsetcheck.Schema) bool {
+	return s.AllOf == nil && s.OneOf == nil && s.Not == nil && s.If == nil
+}
+
+// isPlain says whether s is its own keywords alone: no $ref, no anyOf, no
+// other combinator.
+func isPlain(s *subsetcheck.Schema) bool {
+	return s.Ref == nil && s.AnyOf == nil && noCombinators(s)
 }
 
 // isTrue says whether s accepts every value, as far as a cheap look tells.
 func isTrue(s *subsetcheck.Schema) bool {
-	return s == nil || unconstrained(s) && s.Ref == nil && s.AnyOf == nil
+	return s == nil || unconstrained(s) && isPlain(s)
 }
 
 // target follows bare $refs to the schema that says something.
@@ -51,10 +71,12 @@ func target(s *subsetcheck.Schema) *subsetcheck.Schema {
 	return s
 }
 
-// own is a copy of s without $ref and anyOf: its own keywords.
+// own is a copy of s without $ref, anyOf, the other combinators and the
+// dependencies: its own keywords.
 func own(s *subsetcheck.Schema) *subsetcheck.Schema {
 	c := *s
-	c.Ref, c.AnyOf = nil, nil
+	c.Ref, c.AnyOf, c.Dependencies = nil, nil, nil
+	c.AllOf, c.OneOf, c.Not, c.If, c.Then, c.Else = nil, nil, nil, nil, nil, nil
 	return &c
 }
 
@@ -77,7 +99,7 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 	if s.False {
 		return nil, true
 	}
-	if s.Ref == nil && s.AnyOf == nil { // most schemas: nothing to combine, no way back to s
+	if isPlain(s) && s.Dependencies == nil { // most schemas: nothing to combine, no way back to s
 		return cp.plainAlternative(s), true
 	}
 	if alts, ok := cp.expanded[s]; ok {
@@ -85,7 +107,7 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 	}
 	if cp.expanding[s] {
 		cp.problem(s, subsetcheck.CodeNotExactlyCompilable,
-			"this schema refers back to itself through $ref or anyOf without entering a property or item, "+
+			"this schema refers back to itself through $ref, anyOf or dependentSchemas without entering a property or item, "+
 				"next to other keywords; move those keywords into the referenced schema")
 		return nil, false
 	}
@@ -111,6 +133,18 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 			return nil, false
 		}
 	}
+	if !noCombinators(s) {
+		var ok bool
+		if alts, ok = cp.combinators(s, alts); !ok {
+			return nil, false
+		}
+	}
+	if s.Dependencies != nil {
+		var ok bool
+		if alts, ok = cp.dependencyCases(s, alts); !ok {
+			return nil, false
+		}
+	}
 	put(&cp.expanded, s, alts)
 	return alts, true
 }
@@ -131,8 +165,8 @@ func (cp *compiler) cross(as, bs []alternative) ([]alternative, bool) {
 					s = a.opaque
 				}
 				cp.problem(s, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
-					"combining this schema's keywords with its $ref and anyOf branches gives more than %d alternatives (-max-alternatives, Options.MaxAlternatives); "+
-						"move the sibling keywords into the anyOf branches, simplify the anyOf nesting, or raise the limit", cp.maxAlts))
+					"combining this schema's keywords with its $ref and the branches of anyOf, allOf, oneOf, not and if/then/else gives more than %d alternatives (-max-alternatives, Options.MaxAlternatives); "+
+						"move the sibling keywords into the branches, simplify the nesting, or raise the limit", cp.maxAlts))
 				return nil, false
 			}
 		}
@@ -169,9 +203,26 @@ func (cp *compiler) meetAlt(a, b alternative) ([]alternative, bool) {
 	return []alternative{{plain: m}}, true
 }
 
+// countMeet counts one merged schema against Options.MaxMeets: the
+// conjunctions (conjOf) and the meets of plain schemas, whose number a chain
+// of combinators can make quadratic. False, with a problem at s, past it.
+func (cp *compiler) countMeet(s *subsetcheck.Schema) bool {
+	cp.nMeets++
+	if cp.nMeets <= cp.maxMeets {
+		return true
+	}
+	cp.problem(s, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
+		"combining this schema with $ref targets and the branches of anyOf, allOf, oneOf, not and if/then/else needs more than %d merged schemas (-max-meets, Options.MaxMeets); "+
+			"move sibling keywords into every branch, simplify the nesting, or raise the limit", cp.maxMeets))
+	return false
+}
+
 // meet is the exact intersection of two plain schemas. Subschemas met by
 // name or position become conjunction schemas (conj), compiled lazily.
 func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
+	if !cp.countMeet(a) {
+		return nil, false
+	}
 	if a.False || b.False {
 		return &subsetcheck.Schema{Pointer: a.Pointer, Node: a.Node, False: true}, true
 	}
@@ -249,6 +300,11 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	}
 	m.Lower = tighter(a.Lower, b.Lower, 1)
 	m.Upper = tighter(a.Upper, b.Upper, -1)
+	if !cp.meetCounts(m, a, b) {
+		return nil, false
+	}
+	m.Except = exceptBoth(a.Except, b.Except)
+	cp.noteMeet(m, a, b)
 	return m, true
 }
 
@@ -359,10 +415,7 @@ func (cp *compiler) conjOf(parts []*subsetcheck.Schema) (*subsetcheck.Schema, bo
 	if s, ok := cp.meets[key]; ok {
 		return s, true
 	}
-	if len(cp.meets) >= cp.maxMeets {
-		cp.problem(parts[0], subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
-			"combining this schema with $ref targets and anyOf branches needs more than %d merged schemas (-max-meets, Options.MaxMeets); "+
-				"move sibling keywords into every anyOf branch, or raise the limit", cp.maxMeets))
+	if !cp.countMeet(parts[0]) {
 		return nil, false
 	}
 	rest, ok := cp.conjOf(parts[1:])
@@ -396,4 +449,26 @@ func (cp *compiler) setKey(parts []*subsetcheck.Schema) string {
 		b.WriteByte(',')
 	}
 	return b.String()
+}
+
+// exceptBoth is the values either list excludes, each once.
+func exceptBoth(a, b []*subsetcheck.Value) []*subsetcheck.Value {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := slices.Clip(a) // appends copy: a stays as it is
+	seen := make(map[string]bool, len(a)+len(b))
+	for _, v := range a {
+		seen[subsetcheck.CanonicalKey(v)] = true
+	}
+	for _, v := range b {
+		if k := subsetcheck.CanonicalKey(v); !seen[k] {
+			seen[k] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -136,6 +136,9 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 				return f
 			}
 		}
+		if f := explainMemberCounts(s, v, inst, depth); f != nil { // explaincount.go
+			return f
+		}
 	case subsetcheck.Array:
 		n := len(v.Items)
 		if n < s.MinItems {
@@ -154,6 +157,9 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 				return f
 			}
 		}
+		if f := explainItemCounts(s, v, inst, depth); f != nil { // explaincount.go
+			return f
+		}
 	case subsetcheck.String:
 		n := utf8.RuneCountInString(v.Str)
 		if n < s.MinLength {
@@ -171,6 +177,9 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 			}
 		}
 	case subsetcheck.Number:
+		if f := explainMultipleOf(s, v, inst); f != nil { // explaincount.go
+			return f
+		}
 		if s.Lower != nil || s.Upper != nil {
 			d, ok := parseDecimal(v.Num)
 			if !ok {
@@ -198,6 +207,11 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 			}
 		}
 	}
+	for _, x := range s.Except {
+		if equal(x, v) {
+			return fail(s, inst, kw("not"), "the value is one that not excludes")
+		}
+	}
 	if s.Ref != nil {
 		if f := explain(s.Ref, v, inst, depth+1); f != nil {
 			return f
@@ -208,13 +222,56 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 		for _, b := range s.AnyOf {
 			f := explain(b, v, inst, depth+1)
 			if f == nil {
-				return nil
+				branches = nil
+				break
 			}
 			branches = append(branches, f)
 		}
-		out := fail(s, inst, kw("anyOf", "oneOf", "allOf", "if"), "no branch of %d accepts the value", len(s.AnyOf))
-		out.Branches = branches
-		return out
+		if branches != nil {
+			out := fail(s, inst, kw("anyOf", "oneOf", "allOf", "if"), "no branch of %d accepts the value", len(s.AnyOf))
+			out.Branches = branches
+			return out
+		}
+	}
+	return explainCombinators(s, v, inst, depth)
+}
+
+// explainCombinators mirrors acceptsCombinators: allOf, oneOf, not and
+// if/then/else, in that order.
+func explainCombinators(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int) *Failure {
+	for _, b := range s.AllOf {
+		if f := explain(b, v, inst, depth+1); f != nil {
+			return f
+		}
+	}
+	if s.OneOf != nil {
+		var branches []*Failure
+		var matched []string
+		for _, b := range s.OneOf {
+			f := explain(b, v, inst, depth+1)
+			if f == nil {
+				matched = append(matched, pointerOrRoot(b.Pointer))
+			}
+			branches = append(branches, f)
+		}
+		switch len(matched) {
+		case 0:
+			out := fail(s, inst, kw("oneOf"), "no branch of %d accepts the value", len(s.OneOf))
+			out.Branches = branches
+			return out
+		case 1:
+		default:
+			return fail(s, inst, kw("oneOf"), "%d branches accept the value (%s), and oneOf allows exactly one", len(matched), strings.Join(matched, ", "))
+		}
+	}
+	if s.Not != nil && explain(s.Not, v, inst, depth+1) == nil {
+		return fail(s, inst, kw("not"), "the value matches the schema that not forbids")
+	}
+	if s.If != nil {
+		if explain(s.If, v, inst, depth+1) == nil {
+			return explain(s.Then, v, inst, depth+1)
+		}
+		return explain(s.Else, v, inst, depth+1)
 	}
 	return nil
 }
@@ -245,18 +302,17 @@ func kindName(v *subsetcheck.Value) string {
 func typeNames(t subsetcheck.Type) string {
 	var names []string
 	for _, n := range []struct {
-		bit  subsetcheck.Type
+		bits subsetcheck.Type
 		name string
 	}{
 		{subsetcheck.TNull, "null"}, {subsetcheck.TBoolean, "boolean"}, {subsetcheck.TObject, "object"},
-		{subsetcheck.TArray, "array"}, {subsetcheck.TNumber, "number"}, {subsetcheck.TString, "string"},
+		{subsetcheck.TArray, "array"}, {subsetcheck.TNumber | subsetcheck.TInteger, "number"},
+		{subsetcheck.TNumber, "non-integer number"}, {subsetcheck.TString, "string"}, {subsetcheck.TInteger, "integer"},
 	} {
-		if t&n.bit != 0 {
+		if t&n.bits == n.bits {
 			names = append(names, n.name)
+			t &^= n.bits
 		}
-	}
-	if t&subsetcheck.TInteger != 0 && t&subsetcheck.TNumber == 0 {
-		names = append(names, "integer")
 	}
 	if len(names) == 0 {
 		return "(none)"

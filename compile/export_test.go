@@ -20,9 +20,18 @@ type EngineCase struct {
 	Texts   []string // accept, reject and canonical texts
 }
 
-// EngineCases reads testdata/*.txtar (cases that compile).
+// minEngineCases is the fewest testdata cases EngineCases may find: fewer
+// means the folder moved or the reading broke, and the engine test would
+// pass on nothing.
+const minEngineCases = 20
+
+// EngineCases reads testdata/*.txtar (cases that compile); it fails on
+// fewer than minEngineCases, and on a case without texts.
 func EngineCases(t *testing.T) []EngineCase {
 	files, _ := filepath.Glob("testdata/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no testdata/*.txtar")
+	}
 	var out []EngineCase
 	for _, file := range files {
 		data, err := os.ReadFile(file)
@@ -49,7 +58,13 @@ func EngineCases(t *testing.T) []EngineCase {
 				c.Texts = append(c.Texts, text)
 			}
 		}
+		if len(c.Texts) == 0 {
+			t.Errorf("%s: no accept, reject or values texts", file)
+		}
 		out = append(out, c)
+	}
+	if len(out) < minEngineCases {
+		t.Fatalf("only %d testdata cases compile (want at least %d)", len(out), minEngineCases)
 	}
 	return out
 }

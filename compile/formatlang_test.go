@@ -79,7 +79,7 @@ func leapSecond(name, s string) bool {
 // leap second or holds the whole format, and refuse it otherwise (C402).
 func TestPatternBesideFormat(t *testing.T) {
 	for _, tc := range []struct {
-		schema, code string
+		schema, code   string
 		accept, reject []string
 	}{
 		{`{"type":"string","format":"date","pattern":"^20"}`, "", []string{`"2024-02-29"`}, []string{`"1999-01-01"`, `"2023-02-29"`, `"20"`}},
@@ -118,4 +118,3 @@ func TestPatternBesideFormat(t *testing.T) {
 		}
 	}
 }
-

@@ -21,6 +21,13 @@ func TestEngine(t *testing.T) {
 		t.Skip("interop")
 	}
 	e := interop.Shared(t)
+	judged := 0
+	t.Cleanup(func() {
+		t.Logf("llama.cpp and our matcher judged %d testdata texts alike", judged)
+		if judged < 200 {
+			t.Errorf("llama.cpp judged %d testdata texts, want at least 200", judged)
+		}
+	})
 	for _, c := range compile.EngineCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			g, err := compile.Compile(compile.CheckSchema(t, c.Schema), c.Options)
@@ -48,6 +55,7 @@ func TestEngine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			judged += len(texts)
 			for i, text := range texts {
 				if ours := m.Accepts(text); ours != got[i] {
 					t.Errorf("%q: llama.cpp %v, our matcher %v\n%s", text, got[i], ours, g)
@@ -118,6 +126,9 @@ func TestEngineCorpus(t *testing.T) {
 	}
 	e := interop.Shared(t)
 	files, _ := filepath.Glob(filepath.Join(*compile.CorpusDir, "*", "*.json"))
+	if len(files) == 0 {
+		t.Fatalf("no schemas in %s", *compile.CorpusDir)
+	}
 	loaded, judged := 0, 0
 	for i, file := range files {
 		if i%40 != 0 {
@@ -165,4 +176,9 @@ func TestEngineCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d corpus grammars loaded by llama.cpp, %d texts judged alike", loaded, judged)
+	// Every 40th schema is sent: at least 5 grammars and 50 texts of the
+	// vendored slice, more of the whole corpus.
+	if loaded < 5 || judged < 50 {
+		t.Errorf("llama.cpp loaded %d corpus grammars and judged %d texts, want at least 5 and 50", loaded, judged)
+	}
 }

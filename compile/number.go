@@ -17,13 +17,29 @@ import (
 
 // numberRange is the grammar of the numbers between two schema bounds.
 func (cp *compiler) numberRange(lower, upper *subsetcheck.Bound) gbnf.Expr {
+	return cp.decimalRange(lower, upper, true)
+}
+
+// fractionRange is the grammar of the numbers with a non-zero fractional
+// part between two schema bounds (type number, not integer: what "not"
+// leaves of the numbers beside an integer). Unbounded, too, they are
+// plain decimals: the full number grammar would spell 1.0 and 1e2, which
+// are integers.
+func (cp *compiler) fractionRange(lower, upper *subsetcheck.Bound) gbnf.Expr {
+	return cp.decimalRange(lower, upper, false)
+}
+
+// decimalRange is the grammar of the plain decimals between two bounds,
+// integers among them when whole is set; unbounded with whole, any number
+// in any spelling.
+func (cp *compiler) decimalRange(lower, upper *subsetcheck.Bound, whole bool) gbnf.Expr {
 	if lower != nil && lower.Value == nil {
 		lower = nil
 	}
 	if upper != nil && upper.Value == nil {
 		upper = nil
 	}
-	if lower == nil && upper == nil {
+	if lower == nil && upper == nil && whole {
 		return cp.number()
 	}
 	var nonNeg, neg gbnf.Expr
@@ -37,7 +53,7 @@ func (cp *compiler) numberRange(lower, upper *subsetcheck.Bound) gbnf.Expr {
 		if upper != nil {
 			hi, hiStrict = upper.Value, upper.Exclusive
 		}
-		nonNeg = cp.magnitudes(lo, loStrict, hi, hiStrict)
+		nonNeg = cp.magnitudes(lo, loStrict, hi, hiStrict, whole)
 	}
 	if lower == nil || lower.Value.Sign() < 0 {
 		lo, loStrict := new(big.Rat), true // no "-0": zero belongs to the non-negative part
@@ -49,7 +65,7 @@ func (cp *compiler) numberRange(lower, upper *subsetcheck.Bound) gbnf.Expr {
 		if lower != nil {
 			hi, hiStrict = new(big.Rat).Neg(lower.Value), lower.Exclusive
 		}
-		if m := cp.magnitudes(lo, loStrict, hi, hiStrict); m != nil {
+		if m := cp.magnitudes(lo, loStrict, hi, hiStrict, whole); m != nil {
 			neg = seq(lit("-"), m)
 		}
 	}
@@ -58,31 +74,45 @@ func (cp *compiler) numberRange(lower, upper *subsetcheck.Bound) gbnf.Expr {
 
 // magnitudes is the grammar of the plain decimals x with lo <= x <= hi
 // (strict where asked), lo >= 0, hi nil for no upper bound; nil if none.
-func (cp *compiler) magnitudes(lo *big.Rat, loStrict bool, hi *big.Rat, hiStrict bool) gbnf.Expr {
+// Without whole, only those with a fractional part.
+func (cp *compiler) magnitudes(lo *big.Rat, loStrict bool, hi *big.Rat, hiStrict bool, whole bool) gbnf.Expr {
 	intA, fracA := decimalDigits(lo)
+	frac := func(t tail) gbnf.Expr {
+		t.empty = t.empty && whole
+		return cp.fraction(t)
+	}
+	any := func() gbnf.Expr { // built where it is used: shared rules keep their order
+		if !whole {
+			return seq(lit("."), cp.fracTail())
+		}
+		return cp.anyFraction()
+	}
 	if hi == nil {
 		return alt(
-			seq(lit(intA.String()), cp.fraction(cp.fracAbove(fracA, 0, loStrict))),
-			seq(cp.naturals(new(big.Int).Add(intA, big.NewInt(1)), nil), cp.anyFraction()))
+			seq(lit(intA.String()), frac(cp.fracAbove(fracA, 0, loStrict))),
+			seq(cp.naturals(new(big.Int).Add(intA, big.NewInt(1)), nil), any()))
 	}
 	switch c := lo.Cmp(hi); {
 	case c > 0, c == 0 && (loStrict || hiStrict):
 		return nil
 	case c == 0:
+		if !whole && fracA == "" {
+			return nil
+		}
 		return lit(decimalText(intA, fracA))
 	}
 	intB, fracB := decimalDigits(hi)
 	if intA.Cmp(intB) == 0 {
-		return seq(lit(intA.String()), cp.fraction(cp.fracBetween(fracA, fracB, 0, loStrict, hiStrict)))
+		return seq(lit(intA.String()), frac(cp.fracBetween(fracA, fracB, 0, loStrict, hiStrict)))
 	}
 	var middle gbnf.Expr
 	if a, b := new(big.Int).Add(intA, big.NewInt(1)), new(big.Int).Sub(intB, big.NewInt(1)); a.Cmp(b) <= 0 {
-		middle = seq(cp.naturals(a, b), cp.anyFraction())
+		middle = seq(cp.naturals(a, b), any())
 	}
 	return alt(
-		seq(lit(intA.String()), cp.fraction(cp.fracAbove(fracA, 0, loStrict))),
+		seq(lit(intA.String()), frac(cp.fracAbove(fracA, 0, loStrict))),
 		middle,
-		seq(lit(intB.String()), cp.fraction(cp.fracBelow(fracB, 0, hiStrict))))
+		seq(lit(intB.String()), frac(cp.fracBelow(fracB, 0, hiStrict))))
 }
 
 // finiteDecimal: the bound is absent or has a finite decimal expansion (a

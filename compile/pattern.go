@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,26 +24,35 @@ type stringEntry struct {
 	ok   bool // false: a problem was reported
 }
 
-// stringKey names the language of p's string keywords: the same patterns,
-// bounds and format give the same language, built once per compile.
-func stringKey(p *subsetcheck.Schema) string {
+// stringKey names the language of p's string keywords less the strings
+// except: the same patterns, bounds, format and excluded strings give the
+// same language, built once per compile.
+func stringKey(p *subsetcheck.Schema, except []string) string {
 	srcs := make([]string, len(p.Patterns))
 	for i, pt := range p.Patterns {
 		srcs[i] = pt.Source
 	}
 	slices.Sort(srcs)
 	srcs = slices.Compact(srcs)
-	return strings.Join(srcs, "\x00") + "\x01" + strconv.Itoa(p.MinLength) + "\x01" + strconv.Itoa(p.MaxLength) + "\x01" + p.Format
+	key := strings.Join(srcs, "\x00") + "\x01" + strconv.Itoa(p.MinLength) + "\x01" + strconv.Itoa(p.MaxLength) + "\x01" + p.Format
+	if len(except) > 0 {
+		ex := slices.Clone(except)
+		slices.Sort(ex)
+		key += "\x01" + strings.Join(ex, "\x00")
+	}
+	return key
 }
 
-// StringLanguage is the language of the strings a plain schema's string
+// stringLang is the language of the strings a plain schema's string
 // keywords accept (patterns, minLength, maxLength, an asserted format),
-// as the compiler builds it; the hook for keywords that need a string
-// schema's language (not on strings). A format whose language strlang
-// cannot hold beside a pattern (formatLanguage) is refused, as Compile
-// refuses it.
-func (cp *compiler) stringLang(p *subsetcheck.Schema) (*stringEntry, bool) {
-	key := stringKey(p)
+// less the strings except (Schema.Except, the complement of an enum), as
+// the compiler builds it: the hook for keywords that need a string
+// schema's language (not on strings takes its complement). ok is false
+// after a problem was reported: a limit (L506), or time or date-time
+// beside a pattern that cuts through their leap seconds (C402). An entry
+// without lang is the format's own grammar (formattedString).
+func (cp *compiler) stringLang(p *subsetcheck.Schema, except []string) (*stringEntry, bool) {
+	key := stringKey(p, except)
 	if e, ok := cp.strs[key]; ok {
 		return e, e.ok
 	}
@@ -69,6 +79,11 @@ func (cp *compiler) stringLang(p *subsetcheck.Schema) (*stringEntry, bool) {
 		switch inter, covered, err := f.meet(l, lim); {
 		case err != nil:
 			return limit(err)
+		case covered && len(except) > 0:
+			cp.problem(p, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
+				"the strings here must not be %s (not of an enum or const), and excluding strings from format %q is not supported; list the allowed strings in enum instead",
+				clip(quoted(except[0]), 60), p.Format))
+			return e, false
 		case covered:
 			// Every string of the format is in the patterns: the format's
 			// grammar, with its lengths, is the language.
@@ -89,14 +104,24 @@ func (cp *compiler) stringLang(p *subsetcheck.Schema) (*stringEntry, bool) {
 			return limit(err)
 		}
 	}
+	if len(except) > 0 {
+		ex, err := strlang.Literals(except, lim)
+		if err == nil {
+			l, err = strlang.Minus(l, ex, lim)
+		}
+		if err != nil {
+			return limit(err)
+		}
+	}
 	e.lang, e.ok = l, true
 	return e, true
 }
 
 // patternString is the JSON string text (quotes included) of the strings
-// plain schema p accepts, p having a pattern.
-func (cp *compiler) patternString(p *subsetcheck.Schema, base string) gbnf.Expr {
-	e, ok := cp.stringLang(p)
+// plain schema p accepts, less the strings except, p having a pattern (or
+// a format and strings excluded).
+func (cp *compiler) patternString(p *subsetcheck.Schema, base string, except []string) gbnf.Expr {
+	e, ok := cp.stringLang(p, except)
 	switch {
 	case !ok:
 		return nil
@@ -117,4 +142,34 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// stringComplement is s (a string schema that says nothing else) holding
+// the strings p's string keywords reject: one pattern whose language is
+// the complement of theirs (stringLang), named for what it is. Or why
+// that cannot be built: time and date-time have no automaton but beside a
+// pattern that meets no leap second.
+func (cp *compiler) stringComplement(p, s *subsetcheck.Schema) (*subsetcheck.Schema, string) {
+	e, ok := cp.stringLang(p, nil)
+	switch {
+	case !ok:
+		return nil, "the strings of this schema have no language here (the problem above says why), so neither has their complement"
+	case e.lang == nil:
+		return nil, fmt.Sprintf("the strings that are not in format %q have no grammar here", p.Format)
+	}
+	var parts []string
+	for _, pt := range p.Patterns {
+		parts = append(parts, "pattern "+strconv.Quote(pt.Source))
+	}
+	if p.MinLength > 0 {
+		parts = append(parts, "minLength "+strconv.Itoa(p.MinLength))
+	}
+	if p.MaxLength >= 0 {
+		parts = append(parts, "maxLength "+strconv.Itoa(p.MaxLength))
+	}
+	if p.Format != "" {
+		parts = append(parts, "format "+strconv.Quote(p.Format))
+	}
+	s.Patterns = []*subsetcheck.Pattern{{Source: "not (" + strings.Join(parts, ", ") + ")", Lang: e.lang.Complement()}}
+	return s, ""
 }

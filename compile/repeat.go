@@ -37,7 +37,7 @@ func (cp *compiler) repeat(x gbnf.Expr, min, max int) gbnf.Expr {
 	if max < 0 {
 		return seq(cp.repeatExact(x, min), &gbnf.Repeat{Expr: x, Min: 0, Max: -1})
 	}
-	if max <= MaxRepeatCount || max-min <= repeatBlock && min <= MaxRepeatCount {
+	if max <= MaxRepeatCount {
 		return rep(x, min, max)
 	}
 	return seq(cp.repeatExact(x, min), cp.repeatUpTo(x, max-min))

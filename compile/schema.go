@@ -89,7 +89,14 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	if isTrue(p) {
 		return cp.anyValue()
 	}
-	t := p.Types
+	var ex excluded
+	if len(p.Except) > 0 {
+		var ok bool
+		if ex, ok = cp.excludedBy(p); !ok {
+			return nil
+		}
+	}
+	t := p.Types &^ ex.types
 	var buf [8]gbnf.Expr // one per type at most (two for boolean); alt copies them out
 	alts := buf[:0]
 	if t&subsetcheck.TObject != 0 {
@@ -99,27 +106,44 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		alts = append(alts, cp.arrayExpr(p, base))
 	}
 	if t&subsetcheck.TString != 0 {
-		if len(p.Patterns) > 0 {
-			alts = append(alts, cp.patternString(p, base))
-		} else if p.Format != "" {
+		switch {
+		case len(p.Patterns) > 0 || len(ex.strings) > 0 && p.Format != "":
+			alts = append(alts, cp.patternString(p, base, ex.strings))
+		case len(ex.strings) > 0:
+			alts = append(alts, cp.stringsExcept(p, ex.strings))
+		case p.Format != "":
 			alts = append(alts, cp.formattedString(p))
-		} else {
+		default:
 			alts = append(alts, cp.boundedString(p.MinLength, p.MaxLength))
 		}
 	}
-	switch {
-	case t&subsetcheck.TNumber != 0:
-		if !finiteDecimal(p.Lower) || !finiteDecimal(p.Upper) {
+	switch nc := t & (subsetcheck.TNumber | subsetcheck.TInteger); {
+	case nc == 0:
+	case p.MultipleOf != nil: // multipleof.go
+		if len(ex.numbers) > 0 {
 			cp.problem(p, subsetcheck.CodeNotExactlyCompilable,
-				`a bound on non-integer numbers is not a finite decimal, so no decimal digit range can state it`)
+				`multipleOf beside numbers the schema excludes (not, or a const or enum negated) is not supported: the digit automaton cannot leave out single values; list the allowed numbers in enum instead`)
 			return nil
 		}
+		alts = append(alts, cp.multipleOfRange(p, nc))
+	case nc&subsetcheck.TNumber != 0 && (!finiteDecimal(p.Lower) || !finiteDecimal(p.Upper)):
+		cp.problem(p, subsetcheck.CodeNotExactlyCompilable,
+			`a bound on non-integer numbers is not a finite decimal, so no decimal digit range can state it`)
+		return nil
+	case len(ex.numbers) > 0 || nc == subsetcheck.TNumber:
+		alts = append(alts, cp.numbersExcept(p.Lower, p.Upper, nc, ex.numbers))
+	case nc&subsetcheck.TNumber != 0:
 		alts = append(alts, cp.numberRange(p.Lower, p.Upper))
-	case t&subsetcheck.TInteger != 0:
+	default:
 		alts = append(alts, cp.integerRange(integerBounds(p.Lower, p.Upper)))
 	}
 	if t&subsetcheck.TBoolean != 0 {
-		alts = append(alts, lit("true"), lit("false"))
+		if !ex.isTrue {
+			alts = append(alts, lit("true"))
+		}
+		if !ex.isFalse {
+			alts = append(alts, lit("false"))
+		}
 	}
 	if t&subsetcheck.TNull != 0 {
 		alts = append(alts, lit("null"))
@@ -216,11 +240,7 @@ func sharedAt(rs [][]rune, d int) bool {
 // skippable, then extra members. Linear in the number of members: the
 // members from i on are one expression, a rule when two places refer to it.
 func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
-	type member struct {
-		name     string
-		value    gbnf.Expr
-		required bool
-	}
+	type member = objectMember
 	members := make([]member, 0, len(p.Properties)+len(p.Required))
 	names := make([]string, 0, len(p.Properties)+len(p.Required))
 	isRequired := func(name string) bool { return slices.Contains(p.Required, name) }
@@ -253,6 +273,12 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 		if !declared(p, r) && !add(r, p.AdditionalProperties) {
 			return nil
 		}
+	}
+	for _, n := range dependencyNames(p) { // dependencies.go
+		add(n, p.AdditionalProperties)
+	}
+	if p.Dependencies != nil || (p.MinProperties > 0 || p.MaxProperties != nil) && !cp.countsHold(p, members) {
+		return cp.countedObject(p, base, members, names)
 	}
 	ws, quote := cp.w(), lit(`"`)
 	// From the last member back: rest is the members from i on once the
@@ -305,6 +331,14 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	return cp.slab.seq(lit("{"), ws, first, lit("}"))
 }
 
+// objectMember is one member objectExpr writes at its place: a declared
+// property, or a required name the schema does not declare.
+type objectMember struct {
+	name     string
+	value    gbnf.Expr
+	required bool
+}
+
 // maxScannedRequired is the longest "required" list objectExpr searches
 // by scanning; longer ones (a hostile schema's thousands) get a map.
 const maxScannedRequired = 16
@@ -331,6 +365,9 @@ func (cp *compiler) altOpt(x, y gbnf.Expr) gbnf.Expr {
 // arrayExpr: positional items, then Items for the rest, with the item count
 // between MinItems and MaxItems.
 func (cp *compiler) arrayExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
+	if p.UniqueItems || p.Contains != nil {
+		return cp.constrainedArray(p, base) // items.go
+	}
 	maxN := p.MaxItems
 	var prefix []gbnf.Expr
 	for i := range p.PrefixItems {

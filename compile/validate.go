@@ -211,6 +211,9 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 				return false
 			}
 		}
+		if !acceptsCounts(s, v, depth) {
+			return false
+		}
 	case subsetcheck.Array:
 		n := len(v.Items)
 		if n < s.MinItems || s.MaxItems >= 0 && n > s.MaxItems {
@@ -220,6 +223,9 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 			if !acceptsDepth(itemSchema(s, i), it, depth+1) {
 				return false
 			}
+		}
+		if !acceptsItemCounts(s, v, depth) {
+			return false
 		}
 	case subsetcheck.String:
 		n := utf8.RuneCountInString(v.Str)
@@ -235,12 +241,15 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 			}
 		}
 	case subsetcheck.Number:
-		if s.Lower != nil || s.Upper != nil {
+		if s.Lower != nil || s.Upper != nil || s.MultipleOf != nil {
 			d, ok := parseDecimal(v.Num)
 			if !ok {
 				return false
 			}
 			r := d.rat()
+			if s.MultipleOf != nil && !new(big.Rat).Quo(r, s.MultipleOf).IsInt() {
+				return false
+			}
 			if b := s.Lower; b != nil && b.Value != nil {
 				if c := r.Cmp(b.Value); c < 0 || c == 0 && b.Exclusive {
 					return false
@@ -253,16 +262,57 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 			}
 		}
 	}
+	for _, x := range s.Except {
+		if equal(x, v) {
+			return false
+		}
+	}
 	if s.Ref != nil && !acceptsDepth(s.Ref, v, depth+1) {
 		return false
 	}
-	if s.AnyOf != nil {
-		for _, b := range s.AnyOf {
+	if s.AnyOf != nil && !acceptsAny(s.AnyOf, v, depth) {
+		return false
+	}
+	return noCombinators(s) || acceptsCombinators(s, v, depth)
+}
+
+// acceptsAny says whether some branch accepts v.
+func acceptsAny(branches []*subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
+	for _, b := range branches {
+		if acceptsDepth(b, v, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsCombinators checks allOf, oneOf, not and if/then/else.
+func acceptsCombinators(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
+	for _, b := range s.AllOf {
+		if !acceptsDepth(b, v, depth+1) {
+			return false
+		}
+	}
+	if s.OneOf != nil {
+		n := 0
+		for _, b := range s.OneOf {
 			if acceptsDepth(b, v, depth+1) {
-				return true
+				n++
 			}
 		}
+		if n != 1 {
+			return false
+		}
+	}
+	if s.Not != nil && acceptsDepth(s.Not, v, depth+1) {
 		return false
+	}
+	if s.If != nil {
+		branch := s.Else
+		if acceptsDepth(s.If, v, depth+1) {
+			branch = s.Then
+		}
+		return acceptsDepth(branch, v, depth+1)
 	}
 	return true
 }
@@ -280,13 +330,21 @@ func acceptsType(t subsetcheck.Type, v *subsetcheck.Value) bool {
 	case subsetcheck.Object:
 		return t&subsetcheck.TObject != 0
 	case subsetcheck.Number:
-		if t&subsetcheck.TNumber != 0 {
+		const number = subsetcheck.TNumber | subsetcheck.TInteger
+		switch t & number {
+		case number:
 			return true
+		case 0:
+			return false
 		}
-		if t&subsetcheck.TInteger != 0 {
-			d, ok := parseDecimal(v.Num)
-			return ok && d.isInteger()
+		d, ok := parseDecimal(v.Num)
+		if !ok {
+			return false
 		}
+		if d.isInteger() {
+			return t&subsetcheck.TInteger != 0
+		}
+		return t&subsetcheck.TNumber != 0
 	}
 	return false
 }
@@ -307,4 +365,51 @@ func itemSchema(s *subsetcheck.Schema, i int) *subsetcheck.Schema {
 		return s.PrefixItems[i]
 	}
 	return s.Items
+}
+
+// acceptsCounts checks an object's member counts and dependencies.
+func acceptsCounts(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
+	n := len(v.Members)
+	if n < s.MinProperties || s.MaxProperties != nil && n > *s.MaxProperties {
+		return false
+	}
+	for _, d := range s.Dependencies {
+		if v.Get(d.Name) == nil {
+			continue
+		}
+		for _, r := range d.Required {
+			if v.Get(r) == nil {
+				return false
+			}
+		}
+		if d.Schema != nil && !acceptsDepth(d.Schema, v, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// acceptsItemCounts checks uniqueItems and the contains counts.
+func acceptsItemCounts(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
+	if s.UniqueItems {
+		for i := range v.Items {
+			for j := range i {
+				if equal(v.Items[i], v.Items[j]) {
+					return false
+				}
+			}
+		}
+	}
+	if s.Contains != nil {
+		n := 0
+		for _, it := range v.Items {
+			if acceptsDepth(s.Contains, it, depth+1) {
+				n++
+			}
+		}
+		if n < s.MinContains || s.MaxContains != nil && n > *s.MaxContains {
+			return false
+		}
+	}
+	return true
 }

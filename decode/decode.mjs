@@ -7,15 +7,17 @@
 //   {"id":2,"op":"load","grammar":"root ::= .."}  -> {"id":2,"handle":3}
 //   {"id":3,"op":"peer","schema":{...}}           -> {"id":3,"handle":4,"grammar":"root ::= .."}
 //   {"id":4,"op":"free","handle":3}               -> {"id":4}
-//   {"id":5,"op":"generate","handle":3,"seed":7,"maxTokens":200,"timeoutMs":20000,
-//             "bias":[[id,logit],..]}             -> {"id":5,"tokens":[..],"end":"eos"|"budget"|"stuck"|"failed","ms":12.5}
+//   {"id":5,"op":"generate","handle":3,"seed":7,"maxTokens":200,"watchMs":30000,
+//             "bias":[[id,logit],..]}             -> {"id":5,"tokens":[..],"end":"eos"|"budget"|"done"|"failed","ms":12.5}
 //
 // handle 0 generates without a grammar. Tokens come back as ids, so the Go
 // side recovers the exact bytes (no detokenizer holding back partial UTF-8).
-// A generation the grammar leaves with no possible token hangs in this
-// node-llama-cpp (an unawaited rejected promise): after timeoutMs the reply
-// says "stuck" and the process exits, to be restarted by the Go side; a
-// generation the engine aborts ends "failed", with "why", and exits too.
+// A generation the grammar leaves with no possible token makes this
+// node-llama-cpp reject a promise nobody awaits; it is routed to the
+// generation, which ends "failed", with "why", and the process exits, to be
+// restarted by the Go side. Nothing is timed: when a token takes longer
+// than watchMs, a note on stderr says which one and what came before
+// (the Go side's watchdog shows it), and the wait goes on.
 import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
@@ -61,16 +63,22 @@ async function generate(req) {
         grammarEvaluationState: state, tokenBias: bias, yieldEogToken: true,
     });
     let end = "budget";
+    const watching = {};
     while (tokens.length < req.maxTokens) {
-        let timer;
-        const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve("stuck"), req.timeoutMs); });
         const failed = new Promise((resolve) => { failGeneration = (err) => resolve({failed: err}); });
-        const r = await Promise.race([it.next().catch((err) => ({failed: err})), timeout, failed]);
-        clearTimeout(timer);
-        failGeneration = null;
-        if (r === "stuck") {
-            return {tokens, end: "stuck", ms: performance.now() - start, exit: true};
+        const next = it.next().catch((err) => ({failed: err}));
+        const waitStart = performance.now();
+        let r;
+        for (;;) {
+            let timer;
+            const watch = new Promise((resolve) => { timer = setTimeout(() => resolve(watching), req.watchMs); });
+            r = await Promise.race([next, failed, watch]);
+            clearTimeout(timer);
+            if (r !== watching) break;
+            process.stderr.write(`watchdog: generate handle=${req.handle} seed=${req.seed} has waited ` +
+                `${Math.round(performance.now() - waitStart)} ms for token ${tokens.length + 1}; tokens so far ${JSON.stringify(tokens)}\n`);
         }
+        failGeneration = null;
         if (r.failed !== undefined) {
             return {tokens, end: "failed", why: String(r.failed?.message ?? r.failed), ms: performance.now() - start, exit: true};
         }

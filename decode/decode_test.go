@@ -126,9 +126,9 @@ func startModel(t *testing.T, cfg ModelConfig) (*Runner, *Vocab) {
 
 // tally counts a grammar's generations.
 type tally struct {
-	valid, invalid, duplicate, limit, incomplete, stuck, refused int
-	tokens                                                       int
-	millis                                                       float64
+	valid, invalid, duplicate, limit, incomplete, aborted, refused int
+	tokens                                                         int
+	millis                                                         float64
 }
 
 // count records a finished output's verdict.
@@ -163,8 +163,8 @@ func (c *tally) String() string {
 	if complete > 0 {
 		share = 100 * float64(c.valid) / float64(complete)
 	}
-	return fmt.Sprintf("valid %d, invalid %d (%.1f%% of %d complete valid); apart: repeated extra name %d, beyond reader limits %d; INCOMPLETE %d, stuck %d, grammar refused %d; %d tokens, %.0f tokens/s",
-		c.valid, c.invalid, share, complete, c.duplicate, c.limit, c.incomplete, c.stuck, c.refused, c.tokens, c.tokensPerSecond())
+	return fmt.Sprintf("valid %d, invalid %d (%.1f%% of %d complete valid); apart: repeated extra name %d, beyond reader limits %d; INCOMPLETE %d, aborted %d, grammar refused %d; %d tokens, %.0f tokens/s",
+		c.valid, c.invalid, share, complete, c.duplicate, c.limit, c.incomplete, c.aborted, c.refused, c.tokens, c.tokensPerSecond())
 }
 
 // TestDecode samples under our grammar for every schema that compiles, over
@@ -212,7 +212,7 @@ func TestDecode(t *testing.T) {
 			case EndBudget:
 				ours.incomplete++
 			default:
-				ours.stuck++
+				ours.aborted++
 				t.Errorf("%s seed %d: generation %s after %d tokens: %q %s", s.name, seed, out.End, len(out.Tokens), out.Bytes, out.Error)
 			}
 
@@ -250,7 +250,7 @@ func TestDecode(t *testing.T) {
 			case EndBudget:
 				peer.incomplete++
 			default:
-				peer.stuck++
+				peer.aborted++
 			}
 		}
 		r.Free(Grammar{GBNF: g.GBNF})

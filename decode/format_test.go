@@ -45,7 +45,7 @@ func TestDecodeFormats(t *testing.T) {
 			case EndBudget:
 				tally.incomplete++
 			default:
-				tally.stuck++
+				tally.aborted++
 				t.Errorf("%s seed %d: generation %s after %d tokens: %q %s", s, seed, out.End, len(out.Tokens), out.Bytes, out.Error)
 			}
 		}

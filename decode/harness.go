@@ -23,14 +23,13 @@ import (
 // instead of exhausting the machine.
 const MaxEngineMemory = 2 << 30
 
-// StuckAfter is how long one token may take before the generation counts as
-// stuck (the engine left with no possible token hangs instead of failing).
-// Generous: the machines running tests are shared and noisy.
-const StuckAfter = 30 * time.Second
-
-// StartupTimeout bounds starting node and loading llama.cpp and the model;
-// seconds on a loaded machine, so generous.
-const StartupTimeout = 3 * time.Minute
+// WatchAfter is how long a reply may take before the watchdog reports what
+// the engine is doing (on stderr: the request, and the node side's own
+// note of the token it waits for), and again after each further
+// WatchAfter. It never ends anything: a slow machine makes a slow test,
+// never a failed one, and a real hang is ended by go test's -timeout,
+// after these reports have said what hung.
+const WatchAfter = 30 * time.Second
 
 // End says how a generation ended.
 type End string
@@ -38,7 +37,6 @@ type End string
 const (
 	EndEOS    End = "eos"    // the model sampled end-of-sequence: the output is finished
 	EndBudget End = "budget" // cut by the token budget: INCOMPLETE, reported apart
-	EndStuck  End = "stuck"  // no token came within StuckAfter: a failure
 	EndDone   End = "done"   // the engine stopped without EOS: a failure
 	EndFailed End = "failed" // the engine aborted the generation (Output.Error says why): a failure
 )
@@ -55,17 +53,15 @@ type Output struct {
 
 // Runner is one node process holding the model; not safe for concurrent use.
 type Runner struct {
-	model string
-	vocab *Vocab
-	// StuckAfter bounds the wait for one token; StuckAfter when zero.
-	StuckAfter time.Duration
-	cmd        *exec.Cmd
-	stdin      io.WriteCloser
-	stdout     *bufio.Reader
-	stderr     *os.File
-	nextID     int64
+	model  string
+	vocab  *Vocab
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout *bufio.Reader
+	stderr *os.File
+	nextID int64
 	// grammars loaded in the current process, by text, so a restart after a
-	// stuck generation reloads them.
+	// failed generation reloads them.
 	handles map[string]int64
 	peers   map[string]int64
 }
@@ -126,18 +122,13 @@ func (r *Runner) spawn() error {
 	r.cmd, r.stdin, r.stdout, r.stderr = cmd, stdin, bufio.NewReaderSize(stdout, 1<<16), stderr
 	r.handles, r.peers = map[string]int64{}, map[string]int64{}
 	// The first reply comes once llama.cpp and the model are loaded.
-	return r.callWithin(StartupTimeout, map[string]any{"op": "version"}, nil)
+	return r.call(map[string]any{"op": "version"}, nil)
 }
 
 // call sends a request and decodes the reply. A broken process is ended and
-// reported with its stderr; the next request starts a new one. A reply that
-// does not come within the request's deadline (the node side bounds each
-// token, but nothing bounds a grammar load) kills the process.
+// reported with its stderr; the next request starts a new one. While the
+// reply is awaited, the watchdog reports every WatchAfter what it is.
 func (r *Runner) call(req map[string]any, out any) error {
-	return r.callWithin(2*r.stuckAfter(), req, out)
-}
-
-func (r *Runner) callWithin(deadline time.Duration, req map[string]any, out any) error {
 	if r.cmd == nil {
 		if err := r.spawn(); err != nil {
 			return err
@@ -152,12 +143,9 @@ func (r *Runner) callWithin(deadline time.Duration, req map[string]any, out any)
 	if _, err := r.stdin.Write(append(line, '\n')); err != nil {
 		return r.end(fmt.Errorf("writing request: %w", err))
 	}
-	proc := r.cmd.Process
-	watchdog := time.AfterFunc(deadline, func() { proc.Kill() })
+	stop := r.watch(req)
 	resp, err := r.stdout.ReadBytes('\n')
-	if !watchdog.Stop() {
-		return r.end(fmt.Errorf("no reply within %v: killed", deadline))
-	}
+	stop()
 	if err != nil {
 		return r.end(fmt.Errorf("reading reply: %w", err))
 	}
@@ -177,7 +165,42 @@ func (r *Runner) callWithin(deadline time.Duration, req map[string]any, out any)
 	return nil
 }
 
-// end stops the process (it broke the protocol, or exited after a stuck
+// watch reports on stderr, every WatchAfter until stop is called, that req
+// has no reply yet, with the end of the node side's stderr (where
+// decode.mjs notes the token a generation waits for).
+func (r *Runner) watch(req map[string]any) (stop func()) {
+	what := fmt.Sprintf("%v", req["op"])
+	for _, k := range []string{"handle", "seed", "maxTokens"} {
+		if v, ok := req[k]; ok {
+			what += fmt.Sprintf(" %s=%v", k, v)
+		}
+	}
+	if g, ok := req["grammar"].(string); ok {
+		what += fmt.Sprintf(" grammar %.200q", g)
+	}
+	start, stderr := time.Now(), r.stderr.Name()
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(WatchAfter)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				b, _ := os.ReadFile(stderr)
+				if len(b) > 1000 {
+					b = b[len(b)-1000:]
+				}
+				fmt.Fprintf(os.Stderr, "decode watchdog: no reply to %s after %v; still waiting. node stderr ends: %s\n",
+					what, time.Since(start).Round(time.Second), b)
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// end stops the process (it broke the protocol, or exited after a failed
 // generation) and returns cause with the end of its stderr.
 func (r *Runner) end(cause error) error {
 	if r.cmd == nil {
@@ -295,13 +318,11 @@ func (r *Runner) Generate(g Grammar, seed uint64, maxTokens int, bias Bias) (Out
 		Error  string  `json:"why"`
 	}
 	req := map[string]any{"op": "generate", "handle": h, "seed": seed, "maxTokens": maxTokens,
-		"timeoutMs": r.stuckAfter().Milliseconds(), "bias": pairs}
-	// The node side bounds each token by stuckAfter; this bounds the whole.
-	deadline := 2*r.stuckAfter() + time.Duration(maxTokens)*100*time.Millisecond
-	if err := r.callWithin(deadline, req, &reply); err != nil {
+		"watchMs": WatchAfter.Milliseconds(), "bias": pairs}
+	if err := r.call(req, &reply); err != nil {
 		return Output{}, err
 	}
-	if reply.Exit { // decode.mjs exits after a stuck or failed generation
+	if reply.Exit { // decode.mjs exits after a failed generation
 		r.end(errors.New("generation " + string(reply.End)))
 	}
 	b, err := r.vocab.Bytes(reply.Tokens)
@@ -309,13 +330,6 @@ func (r *Runner) Generate(g Grammar, seed uint64, maxTokens int, bias Bias) (Out
 		return Output{}, err
 	}
 	return Output{Seed: seed, Tokens: reply.Tokens, Bytes: b, End: reply.End, Millis: reply.Ms, Error: reply.Error}, nil
-}
-
-func (r *Runner) stuckAfter() time.Duration {
-	if r.StuckAfter > 0 {
-		return r.StuckAfter
-	}
-	return StuckAfter
 }
 
 func sortedKeys(b Bias) []int {

@@ -105,6 +105,7 @@ func checkDir(t *testing.T, dir string, min int, opts subsetcheck.Options) {
 		}
 	})
 	t.Log(tl)
+	tl.require(t, min)
 }
 
 // checkRefusedDir checks that every schema of testdata/equiv/dir is refused

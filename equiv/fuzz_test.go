@@ -51,7 +51,7 @@ func (b *schemaBuilder) schema(depth int) string {
 	if depth > 4 {
 		return `{"type":"integer"}`
 	}
-	switch b.next() % 14 {
+	switch b.next() % 22 {
 	case 0:
 		return b.withFormat(fmt.Sprintf(`{"type":%q}`, b.pick([]string{"null", "boolean", "integer", "number", "string", "array", "object"})))
 	case 1:
@@ -102,6 +102,40 @@ func (b *schemaBuilder) schema(depth int) string {
 			return b.withFormat(`{"type":["string","null"]}`)
 		}
 		return fmt.Sprintf(`{"type":["string","null"],"maxLength":%d}`, b.next()%4)
+	case 13:
+		return `{"allOf":[` + b.schema(depth+1) + `,` + b.schema(depth+1) + `]}`
+	case 14:
+		return `{"oneOf":[` + b.schema(depth+1) + `,` + b.schema(depth+1) + `]}`
+	case 15:
+		return `{"not":` + b.schema(depth+1) + `}`
+	case 16:
+		parts := `"if":` + b.schema(depth+1)
+		if b.next()%3 != 0 {
+			parts += `,"then":` + b.schema(depth+1)
+		}
+		if b.next()%3 != 1 {
+			parts += `,"else":` + b.schema(depth+1)
+		}
+		return `{` + parts + `}`
+	case 17: // member counts (issue 21)
+		ap := ""
+		if b.next()%2 == 0 {
+			ap = `,"additionalProperties":` + b.schema(depth+1)
+		}
+		return fmt.Sprintf(`{"type":"object","properties":{%q:%s,%q:%s},"required":[%q],"minProperties":%d,"maxProperties":%d%s}`,
+			b.pick(fuzzNames), b.schema(depth+1), b.pick(fuzzNames), b.schema(depth+1), b.pick(fuzzNames), b.next()%4, b.next()%5, ap)
+	case 18: // multipleOf
+		return fmt.Sprintf(`{"type":%q,"multipleOf":%s,"minimum":%s,"exclusiveMaximum":%s}`, b.pick([]string{"integer", "number"}),
+			b.pick([]string{"1", "3", "0.5", "0.01", "2.5", "0.3", "7", "1e-3"}), b.pick(fuzzInts), b.pick(fuzzInts))
+	case 19: // dependencies
+		a, c := b.pick(fuzzNames), b.pick(fuzzNames)
+		return fmt.Sprintf(`{"properties":{%q:%s,%q:%s},"dependentRequired":{%q:[%q]},"dependentSchemas":{%q:%s}}`,
+			a, b.schema(depth+1), c, b.schema(depth+1), c, b.pick(fuzzNames), b.pick(fuzzNames), b.schema(depth+1))
+	case 20: // uniqueItems, contains
+		if b.next()%2 == 0 {
+			return fmt.Sprintf(`{"type":"array","items":%s,"uniqueItems":true,"maxItems":%d}`, b.schema(depth+1), b.next()%4)
+		}
+		return fmt.Sprintf(`{"type":"array","items":%s,"contains":%s,"minContains":%d,"maxContains":%d}`, b.schema(depth+1), b.schema(depth+1), b.next()%3, b.next()%4)
 	default:
 		return `{"type":"number"}`
 	}
@@ -124,7 +158,10 @@ func fuzzSchemaWith(b *schemaBuilder) string {
 // be an ErrorList; a compiled schema must pass. Findings land in
 // testdata/fuzz/FuzzEquiv.
 func FuzzEquiv(f *testing.F) {
-	for _, seed := range []string{"\x00", "\x01\x02", "\x08\x03\x00\x02\x01\x01", "\x09\x06\x01\x03\x01\x04", "\x07\x03\x02\x04\x00\x00", "\x04\x03\x01\x02\x03", "\x08\x02\x04\x0b\x01\x02\x01"} {
+	for _, seed := range []string{"\x00", "\x01\x02", "\x08\x03\x00\x02\x01\x01", "\x09\x06\x01\x03\x01\x04", "\x07\x03\x02\x04\x00\x00", "\x04\x03\x01\x02\x03", "\x08\x02\x04\x0b\x01\x02\x01",
+		"\x0d\x01\x03\x02\x01\x03", "\x0d\x03\x01\x04\x03\x02\x03", "\x10\x08\x01\x00\x05\x02\x01\x01\x00\x0c\x03\x00\x01", "\x0e\x00\x00\x00\x04", "\x0e\x05\x05", "\x0f\x04\x02\x05", "\x0f\x0f\x00", "\x10\x00\x00\x01\x01\x03\x04\x01\x00\x04", "\x10\x03\x01\x00\x00\x04",
+		// The counting keywords: member counts, multipleOf, dependencies, uniqueItems and contains.
+		"\x11\x00\x00\x02\x01\x03\x01\x02\x03", "\x12\x01\x05\x02\x05", "\x12\x00\x01\x07\x06", "\x13\x00\x00\x02\x01\x03\x01\x05\x00", "\x14\x00\x0a\x03", "\x14\x01\x00\x03\x00\x01\x02"} {
 		f.Add([]byte(seed))
 	}
 	if fz := flag.Lookup("test.fuzz"); fz != nil && fz.Value.String() != "" {

@@ -168,6 +168,7 @@ func (g *Generator) candidates(s *subsetcheck.Schema, depth int) []*subsetcheck.
 	for _, b := range s.AnyOf {
 		branches = append(branches, g.valid(b, depth+1)...)
 	}
+	branches = append(branches, g.combinatorCandidates(s, depth)...)
 	out = append(out, g.typed(s, depth)...)
 	// A branch's object and this schema's own object may each miss the
 	// other's required members: merge them.
@@ -207,14 +208,21 @@ func (g *Generator) typed(s *subsetcheck.Schema, depth int) []*subsetcheck.Value
 	if t&subsetcheck.TNumber != 0 {
 		out = append(out, g.fractions(s, true)...)
 	}
+	if t&(subsetcheck.TInteger|subsetcheck.TNumber) != 0 {
+		out = append(out, g.multiples(s, true)...) // gencount.go
+	}
 	if t&subsetcheck.TString != 0 {
 		out = append(out, g.strings(s, true)...)
 	}
 	if t&subsetcheck.TArray != 0 {
 		out = append(out, g.arrays(s, depth)...)
+		out = append(out, g.uniqueArrays(s, depth)...)   // gencount.go
+		out = append(out, g.containsArrays(s, depth)...) // gencount.go
 	}
 	if t&subsetcheck.TObject != 0 {
 		out = append(out, g.objects(s, depth)...)
+		out = append(out, g.countedObjects(s, depth)...)    // gencount.go
+		out = append(out, g.dependencyObjects(s, depth)...) // gencount.go
 	}
 	return out
 }

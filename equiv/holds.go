@@ -1,6 +1,8 @@
 package equiv
 
 import (
+	"math/big"
+
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -53,6 +55,9 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 		if !ok {
 			return false
 		}
+		if s.MultipleOf != nil && !new(big.Rat).Quo(r, s.MultipleOf).IsInt() {
+			return false
+		}
 		if b := s.Lower; b != nil {
 			if c := r.Cmp(b.Value); c < 0 || c == 0 && b.Exclusive {
 				return false
@@ -92,6 +97,9 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 				return false
 			}
 		}
+		if !itemCountsHold(d, s, v) {
+			return false
+		}
 	case subsetcheck.Object:
 		for _, name := range s.Required {
 			if v.Get(name) == nil {
@@ -107,14 +115,46 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 				return false
 			}
 		}
+		if !memberCountsHold(d, s, v) {
+			return false
+		}
 	}
 	if s.AnyOf != nil {
+		some := false
 		for _, b := range s.AnyOf {
 			if holds(d, b, v, hops+1) {
-				return true
+				some = true
+				break
 			}
 		}
+		if !some {
+			return false
+		}
+	}
+	for _, b := range s.AllOf {
+		if !holds(d, b, v, hops+1) {
+			return false
+		}
+	}
+	if s.OneOf != nil {
+		n := 0
+		for _, b := range s.OneOf {
+			if holds(d, b, v, hops+1) {
+				n++
+			}
+		}
+		if n != 1 {
+			return false
+		}
+	}
+	if s.Not != nil && holds(d, s.Not, v, hops+1) {
 		return false
+	}
+	if s.If != nil {
+		if holds(d, s.If, v, hops+1) {
+			return holds(d, s.Then, v, hops+1)
+		}
+		return holds(d, s.Else, v, hops+1)
 	}
 	return true
 }
@@ -142,14 +182,62 @@ func typeHolds(t subsetcheck.Type, v *subsetcheck.Value) bool {
 	case subsetcheck.Object:
 		return t&subsetcheck.TObject != 0
 	case subsetcheck.Number:
-		if t&subsetcheck.TNumber != 0 {
+		if t&subsetcheck.TNumber != 0 && t&subsetcheck.TInteger != 0 {
 			return true
 		}
-		if t&subsetcheck.TInteger == 0 {
+		if t&(subsetcheck.TNumber|subsetcheck.TInteger) == 0 {
 			return false
 		}
 		r, ok := numRat(v.Num)
-		return ok && r.IsInt()
+		return ok && r.IsInt() == (t&subsetcheck.TInteger != 0) // TNumber alone: the non-integers
 	}
 	return false
+}
+
+// memberCountsHold reads minProperties, maxProperties and the
+// dependencies.
+func memberCountsHold(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value) bool {
+	n := len(v.Members)
+	if n < s.MinProperties || s.MaxProperties != nil && n > *s.MaxProperties {
+		return false
+	}
+	for _, dep := range s.Dependencies {
+		if v.Get(dep.Name) == nil {
+			continue
+		}
+		for _, r := range dep.Required {
+			if v.Get(r) == nil {
+				return false
+			}
+		}
+		if dep.Schema != nil && !holds(d, dep.Schema, v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// itemCountsHold reads uniqueItems and the contains counts.
+func itemCountsHold(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value) bool {
+	if s.UniqueItems {
+		for i := range v.Items {
+			for j := range i {
+				if Equal(v.Items[i], v.Items[j]) {
+					return false
+				}
+			}
+		}
+	}
+	if s.Contains != nil {
+		n := 0
+		for _, it := range v.Items {
+			if holds(d, s.Contains, it, 0) {
+				n++
+			}
+		}
+		if n < s.MinContains || s.MaxContains != nil && n > *s.MaxContains {
+			return false
+		}
+	}
+	return true
 }

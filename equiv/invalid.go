@@ -50,21 +50,27 @@ func (g *Generator) invalid(s *subsetcheck.Schema, depth int) []*subsetcheck.Val
 	for _, b := range s.AnyOf {
 		out = append(out, g.invalid(b, depth+1)...)
 	}
+	out = append(out, g.combinatorNearMisses(s, depth)...)
 	if s.Types&(subsetcheck.TInteger|subsetcheck.TNumber) != 0 {
 		out = append(out, g.integers(s, false)...)
 		out = append(out, g.fractions(s, false)...)
 		if s.Types&subsetcheck.TNumber == 0 {
 			out = append(out, vNum("0.5"), vNum("1.25"), vNum("1e-3"))
 		}
+		out = append(out, g.multiples(s, false)...) // gencount.go
 	}
 	if s.Types&subsetcheck.TString != 0 {
 		out = append(out, g.strings(s, false)...)
 	}
 	if s.Types&subsetcheck.TArray != 0 {
 		out = append(out, g.badArrays(s, depth)...)
+		out = append(out, g.uniqueArrays(s, depth)...)   // gencount.go
+		out = append(out, g.containsArrays(s, depth)...) // gencount.go
 	}
 	if s.Types&subsetcheck.TObject != 0 {
 		out = append(out, g.badObjects(s, depth)...)
+		out = append(out, g.countedObjects(s, depth)...)    // gencount.go
+		out = append(out, g.dependencyObjects(s, depth)...) // gencount.go
 	}
 	return g.keep(s, out, false)
 }

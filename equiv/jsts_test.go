@@ -72,6 +72,7 @@ func TestSuite(t *testing.T) {
 		}
 	}
 	t.Log(tl)
+	tl.require(t, 200)
 	got := strings.Join(ledger, "\n") + "\n"
 	if *flagUpdate {
 		if err := os.WriteFile(suiteLedger, []byte(got), 0o644); err != nil {

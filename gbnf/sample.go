@@ -19,6 +19,8 @@ type Sampler struct {
 	altSeen map[*Alt][]bool // alternatives already taken
 	repSeen map[*Repeat]int // bit 0: took the fewest copies, bit 1: more
 	reached map[string]bool // rules generated at least once
+
+	shortest bool // Shortest is generating: no randomness
 }
 
 // cost is the shortest text an expression can produce, in code points, and
@@ -176,16 +178,54 @@ func (s *Sampler) Sample(maxRunes int) (string, bool) {
 	return string(out), true
 }
 
+// Shortest returns a shortest text the grammar accepts, the same one for
+// the same grammar: at every choice the cheapest way (the first of equals),
+// the fewest copies of a repetition, and from a class 'a', else '0', else
+// its first member from the space on. Used to show a value that two
+// grammars share.
+func (s *Sampler) Shortest() string {
+	s.shortest = true
+	defer func() { s.shortest = false }()
+	var out []rune
+	s.gen(s.info.rules["root"].Expr, s.ruleCost["root"].n, 0, &out)
+	return string(out)
+}
+
+// plainest is the member of rs that Shortest writes.
+func plainest(rs []Range) rune {
+	for _, want := range []rune{'a', '0'} {
+		for _, r := range rs {
+			if r.Lo <= want && want <= r.Hi {
+				return want
+			}
+		}
+	}
+	for _, r := range rs {
+		if r.Hi >= ' ' {
+			return max(r.Lo, ' ')
+		}
+	}
+	return rs[0].Lo
+}
+
 // gen appends to out a text of e of at most budget code points; budget is
 // never below e's cost.
 func (s *Sampler) gen(e Expr, budget, depth int, out *[]rune) {
-	cheap := depth > samplerMaxDepth
+	cheap := depth > samplerMaxDepth || s.shortest
 	switch e := e.(type) {
 	case *Lit:
 		*out = append(*out, []rune(e.Text)...)
 	case *Class:
+		if s.shortest {
+			*out = append(*out, plainest(s.members(e)))
+			break
+		}
 		*out = append(*out, s.pick(s.members(e)))
 	case *Any:
+		if s.shortest {
+			*out = append(*out, 'a')
+			break
+		}
 		*out = append(*out, s.pick([]Range{{1, 0xD7FF}, {0xE000, utf8.MaxRune}}))
 	case *Ref:
 		s.reached[e.Name] = true

@@ -131,3 +131,42 @@ func TestSampleHugeCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestShortest: the shortest text, the same every time, spelled plainly;
+// the matcher accepts it and random sampling goes on as before.
+func TestShortest(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		g    *Grammar
+		want string
+	}{
+		{"json", jsonGrammar(), ""},
+		{"class", gram("root", seq(lit("\""), rep(cls("^\"\\\\"), 2, 5), lit("\""))), `"aa"`},
+		{"digits", gram("root", plus(cls("1-9"))), "1"},
+		{"first of equals", gram("root", alt(lit("ab"), lit("cd"), lit("e"), lit("f"))), "e"},
+		{"recursion", gram("root", alt(seq(lit("("), ref("root"), lit(")")), lit("[]"))), "[]"},
+		{"any", gram("root", seq(anyc(), lit("!"))), "a!"},
+	} {
+		s, err := NewSampler(tc.g, 7)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got := s.Shortest()
+		if tc.want != "" && got != tc.want {
+			t.Errorf("%s: Shortest() = %q, want %q", tc.name, got, tc.want)
+		}
+		if again := s.Shortest(); again != got {
+			t.Errorf("%s: %q then %q", tc.name, got, again)
+		}
+		m, _ := NewMatcher(tc.g)
+		if !m.Accepts(got) {
+			t.Errorf("%s: the matcher rejects %q", tc.name, got)
+		}
+		if utf8.RuneCountInString(got) != s.ruleCost["root"].n {
+			t.Errorf("%s: %q is not of the shortest length %d", tc.name, got, s.ruleCost["root"].n)
+		}
+		if _, ok := s.Sample(50); !ok {
+			t.Errorf("%s: Sample after Shortest failed", tc.name)
+		}
+	}
+}

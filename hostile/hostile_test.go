@@ -99,7 +99,6 @@ func TestRefused(t *testing.T) {
 		{"required but closed", `{"type":"object","required":["a"],"additionalProperties":false}`, none, "C401"},
 		{"required property false", `{"type":"object","properties":{"a":false},"required":["a"]}`, none, "C401"},
 		{"required item false", `{"type":"array","prefixItems":[false],"minItems":1}`, none, "C401"},
-		{"maxProperties refused", `{"type":"object","required":["a","b"],"maxProperties":1}`, none, "S201"},
 		{"every anyOf branch empty", `{"anyOf":[false,{"type":"string","maxLength":-0}],"type":"integer"}`, none, "C401"},
 		{"ref to an empty schema", `{"$defs":{"no":{"enum":[]}},"$ref":"#/$defs/no"}`, none, "C401"},
 		{"empty enum", `{"enum":[]}`, none, "C401"},
@@ -121,6 +120,19 @@ func TestRefused(t *testing.T) {
 		{"MaxRules lowered", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}}`, schema2gbnf.Options{MaxRules: 2}, "C403"},
 		{"anyOf chain beside siblings", anyOfChain(30), none, "C402"},
 		{"MaxAlternatives lowered", anyOfChain(3), schema2gbnf.Options{MaxAlternatives: 2}, "C402"},
+
+		// Combinators (combinator_test.go).
+		{"oneOf of 1,000 branches", oneOfConsts(1000), none, "C402"},
+		{"MaxOneOfPairs lowered", oneOfConsts(5), schema2gbnf.Options{MaxOneOfPairs: 9}, "C402"},
+		{"oneOf branches overlap", `{"oneOf":[{"type":"integer"},{"minimum":2}]}`, none, "C404"},
+		{"not nested 1,000 deep", notNest(1000), none, "L502"},
+		{"else-if chain of 1,000", ifChain(1000), schema2gbnf.Options{Limits: subsetcheck.Limits{MaxDepth: 1 << 14}}, "C402"},
+		{"MaxMeets lowered", ifChain(10), schema2gbnf.Options{MaxMeets: 20}, "C402"},
+		{"not of everything", `{"not":{}}`, none, "C401"},
+		{"not through a cycle", `{"$defs":{"a":{"not":{"$ref":"#/$defs/a"}}},"$ref":"#/$defs/a"}`, none, "S207"},
+		{"allOf through a cycle", `{"$defs":{"a":{"type":"object","allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, none, "S207"},
+		{"allOf that admits nothing", `{"allOf":[{"type":"string"},{"type":"integer"}]}`, none, "C401"},
+		{"not of a format", `{"not":{"type":"string","format":"date-time"}}`, schema2gbnf.Options{AssertFormat: true}, "C402"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, g := codeOf(t, tc.schema, tc.opts)
@@ -130,6 +142,18 @@ func TestRefused(t *testing.T) {
 					gbnfText = g.GBNF[:min(len(g.GBNF), 300)]
 				}
 				t.Fatalf("code %q, want %q %s", code, tc.code, gbnfText)
+			}
+		})
+	}
+}
+
+// TestCountingRefused: the counting keywords' hostile shapes end in their
+// named error (counting_test.go).
+func TestCountingRefused(t *testing.T) {
+	for _, tc := range countingRefused {
+		t.Run(tc.name, func(t *testing.T) {
+			if code, _ := codeOf(t, tc.schema, none); code != tc.code {
+				t.Fatalf("code %q, want %q", code, tc.code)
 			}
 		})
 	}
@@ -227,12 +251,24 @@ var explodingBounds = []struct {
 		[]string{`{}`, `{"p63":1}`, `{"p0":0,"p31":1,"p63":2}`}, []string{`{"q":1}`, `{"p0":"x"}`}},
 	{"anyOf nested 40 deep", anyOfNest(40), 40000,
 		[]string{`5`, `[5]`, `[[[5]]]`, `[]`}, []string{`10`, `[5,5]`}},
+	{"oneOf of 44 tagged objects", oneOfTagged(44), 100000,
+		[]string{`{"kind":"k0"}`, `{"kind":"k43","a43":1,"b":"x"}`}, []string{`{"kind":"k44"}`, `{"kind":"k1","a1":"x"}`, `{"kind":"k0","b":"xy"}`}},
+	{"oneOf of 45 consts", oneOfConsts(45), 4000,
+		[]string{`0`, `44`}, []string{`45`, `1.5`}},
+	{"allOf nested 100 deep", allOfNest(100), 4000,
+		[]string{`-5`, `100`}, []string{`-6`, `101`, `1.5`}},
+	{"not nested 250 deep", notNest(250), 4000,
+		[]string{`""`, `"x"`}, []string{`1`, `null`}},
+	{"else-if chain of 100", ifChain(100), 20000,
+		[]string{`0`, `99`, `100`, `1000`}, []string{`-1`, `1.5`}},
+	{"not of an enum of 1,000", notEnum(1000), 1 << 20,
+		[]string{`-1`, `1000`, `0.5`, `999.5`, `"a"`}, []string{`0`, `999`, `5`}},
 }
 
 // TestExplodingBounds: bounds that would blow up a naive encoding compile to
 // a small grammar that still decides exactly.
 func TestExplodingBounds(t *testing.T) {
-	for _, tc := range explodingBounds {
+	for _, tc := range append(explodingBounds, countingBounds...) {
 		t.Run(tc.name, func(t *testing.T) {
 			if testing.Short() && len(tc.schema) > 1<<20 {
 				t.Skip("big schema")

@@ -1,18 +1,16 @@
 package regex
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/regex/dialects"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -206,19 +204,12 @@ func (tg *textGen) mutate(s string) string {
 	return string(rs)
 }
 
-// pyCase is one verdict to confirm in Python.
-type pyCase struct {
-	Re   string `json:"re"`
-	Text string `json:"text"`
-	Want bool   `json:"-"`
-}
-
 // TestRandomGrammars compares the regex with the GBNF matcher on random
 // grammars, their derivations and near misses, then replays a sample in
-// Python's re.fullmatch.
+// Python's re.fullmatch and Rust's regex crate.
 func TestRandomGrammars(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var py []pyCase
+	var py []dialects.Case
 	grammars, texts, accepted := 0, 0, 0
 	for i := range 120 {
 		gg := &grammarGen{r: r, nRules: 1 + r.IntN(5)}
@@ -249,7 +240,7 @@ func TestRandomGrammars(t *testing.T) {
 				accepted++
 			}
 			if len(py) < 4000 && r.IntN(2) == 0 && len(re) < 20000 {
-				py = append(py, pyCase{Re: re, Text: s, Want: ok})
+				py = append(py, dialects.Case{Re: re, Text: s, Want: ok})
 			}
 		}
 		if t.Failed() {
@@ -260,7 +251,8 @@ func TestRandomGrammars(t *testing.T) {
 	if grammars < 80 || accepted < texts/5 || accepted > texts*4/5 {
 		t.Errorf("the random test lost its teeth: %d grammars, %d of %d texts accepted", grammars, accepted, texts)
 	}
-	checkPython(t, py)
+	t.Run("python", func(t *testing.T) { dialects.CheckPython(t, py) })
+	t.Run("rust", func(t *testing.T) { dialects.CheckRust(t, py) })
 }
 
 // TestRandomRecursive checks unrolled recursive grammars: the regex accepts
@@ -311,60 +303,8 @@ func TestRandomRecursive(t *testing.T) {
 	}
 }
 
-// pyScript reads {"re", "text"} lines and prints 1 or 0 per line for
-// re.fullmatch. Warnings are errors: a FutureWarning about a possible set
-// operation would mean a class Python may one day read differently.
-const pyScript = `
-import json, re, sys
-for line in sys.stdin:
-    d = json.loads(line)
-    print(1 if re.fullmatch(d["re"], d["text"]) else 0, flush=False)
-sys.stdout.flush()
-`
-
-// checkPython runs every case through one python3 process and requires
-// its verdicts to match Go's.
-func checkPython(t *testing.T, cases []pyCase) {
-	t.Helper()
-	if len(cases) == 0 {
-		return
-	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found: the Python dialect check did not run")
-	}
-	var in strings.Builder
-	for _, c := range cases {
-		line, err := json.Marshal(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.Write(line)
-		in.WriteByte('\n')
-	}
-	cmd := exec.Command("python3", "-W", "error", "-c", pyScript)
-	cmd.Stdin = strings.NewReader(in.String())
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python3: %v\n%s", err, shorten(stderr.String()))
-	}
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	i := 0
-	for ; sc.Scan() && i < len(cases); i++ {
-		got := sc.Text() == "1"
-		if got != cases[i].Want {
-			t.Errorf("Python disagrees with Go on %q\nregex %s\nPython says %v, Go says %v", cases[i].Text, cases[i].Re, got, cases[i].Want)
-		}
-	}
-	if i != len(cases) {
-		t.Fatalf("python3 answered %d of %d cases", i, len(cases))
-	}
-	t.Logf("Python agreed on %d cases", len(cases))
-}
-
 // TestNestingLimitPython: the deepest regex MaxNesting lets through still
-// compiles and matches in Python (and in Go).
+// compiles and matches in Python and Rust (and in Go).
 func TestNestingLimitPython(t *testing.T) {
 	var deepest string
 	var deepestText string
@@ -390,7 +330,11 @@ func TestNestingLimitPython(t *testing.T) {
 	if !regexp.MustCompile(Anchored(deepest)).MatchString(deepestText) {
 		t.Fatalf("Go rejects %q", deepestText)
 	}
-	checkPython(t, []pyCase{{Re: deepest, Text: deepestText, Want: true}, {Re: deepest, Text: deepestText + "x", Want: false}})
+	cases := []dialects.Case{{Re: deepest, Text: deepestText, Want: true}, {Re: deepest, Text: deepestText + "x", Want: false}}
+	t.Run("python", func(t *testing.T) { dialects.CheckPython(t, cases) })
+	// Rust's parser has a nest limit of its own (250 by default), which
+	// MaxNesting is set to respect.
+	t.Run("rust", func(t *testing.T) { dialects.CheckRust(t, cases) })
 }
 
 // TestRandomRightLinear compares the regex with the GBNF matcher on random
@@ -400,7 +344,7 @@ func TestNestingLimitPython(t *testing.T) {
 // depth bound: regex and matcher must agree on every text.
 func TestRandomRightLinear(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	var py []pyCase
+	var py []dialects.Case
 	grammars, texts, accepted := 0, 0, 0
 	for i := range 150 {
 		n := 1 + r.IntN(5)
@@ -448,9 +392,10 @@ func TestRandomRightLinear(t *testing.T) {
 				accepted++
 			}
 			// Python's re backtracks, and solved rules nest stars: short
-			// texts only, or a late failure takes exponential time.
+			// texts only, or a late failure takes exponential time (Rust's
+			// engine does not backtrack; it gets the same cases).
 			if len(py) < 1000 && r.IntN(2) == 0 && len(re) < 5000 && utf8.RuneCountInString(s) <= 12 {
-				py = append(py, pyCase{Re: re, Text: s, Want: m.Accepts(s)})
+				py = append(py, dialects.Case{Re: re, Text: s, Want: m.Accepts(s)})
 			}
 		}
 		if t.Failed() {
@@ -461,5 +406,6 @@ func TestRandomRightLinear(t *testing.T) {
 	if grammars < 80 || accepted < texts/5 || accepted > texts*4/5 {
 		t.Errorf("the random test lost its teeth: %d grammars, %d of %d texts accepted", grammars, accepted, texts)
 	}
-	checkPython(t, py)
+	t.Run("python", func(t *testing.T) { dialects.CheckPython(t, py) })
+	t.Run("rust", func(t *testing.T) { dialects.CheckRust(t, py) })
 }

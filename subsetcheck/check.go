@@ -248,6 +248,8 @@ func (c *checker) finishObject(k *keywordAt) {
 	finishAdditionalItems(c, k)
 	finishFormat(c, k)
 	finishBounds(k)
+	finishContains(k)
+	finishConditional(c, k)
 	if c.profile == Portable {
 		c.portableRules(k.s, k.obj, k.ctx)
 	}
@@ -272,11 +274,14 @@ type keywordAt struct {
 	ctx buildContext
 
 	// Left for finishObject.
-	minimum, maximum *big.Rat
-	exclMin, exclMax *Value
-	itemsArray       bool    // items is an array of schemas: additionalItems applies
-	additionalItems  *Member // the additionalItems keyword, if any
-	unassertable     *Member // a format that cannot be asserted: refused unless the type admits no string
+	minimum, maximum  *big.Rat
+	exclMin, exclMax  *Value
+	itemsArray        bool    // items is an array of schemas: additionalItems applies
+	additionalItems   *Member // the additionalItems keyword, if any
+	unassertable      *Member // a format that cannot be asserted: refused unless the type admits no string
+	ifm, thenm, elsem *Member // if, then, else: built together (finishConditional)
+	minContains       *int    // minContains and maxContains, settled by finishContains beside contains
+	maxContains       *int
 }
 
 // pointerOf returns the JSON Pointer of keyword k, spelled on first use:

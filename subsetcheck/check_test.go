@@ -91,13 +91,31 @@ var checkCases = []struct {
 	{"", `{` + d7 + `"definitions":{"a":{"type":"null"}},"properties":{"p":{"$ref":"#/definitions/a","oneOf":[{}]}}}`, "", "W303"},
 
 	// Refused keywords.
-	{"", `{"oneOf":[{"type":"string"}]}`, "S201", ""},
-	{"", `{"allOf":[{}],"not":{},"if":{},"then":{},"else":{}}`, "S201 S201 S201 S201 S201", ""},
-	{"", `{"pattern":"a","patternProperties":{},"uniqueItems":true,"multipleOf":2}`, "S201 S201 S201", ""},
-	{"", `{"minProperties":1,"maxProperties":2,"propertyNames":{},"contains":{},"minContains":1,"maxContains":2}`, "S201 S201 S201 S201 S201 S201", ""},
-	{"", `{"dependentRequired":{},"dependentSchemas":{},"unevaluatedItems":false,"unevaluatedProperties":false}`, "S201 S201 S201 S201", ""},
-	{"", `{"dependencies":{}}`, "S201", ""},
-	{"", `{` + d7 + `"dependencies":{}}`, "S201", ""},
+	{"", `{"$dynamicRef":"#a","unevaluatedItems":false}`, "S201 S201", ""},
+	{"", `{"pattern":"a","patternProperties":{}}`, "S201", ""},
+	{"", `{"propertyNames":{}}`, "S201", ""},
+	{"", `{"unevaluatedItems":false,"unevaluatedProperties":false}`, "S201 S201", ""},
+
+	// Counting and dependencies (counting.go): enforced in exact, refused
+	// in portable, their values checked.
+	{"", `{"uniqueItems":true,"multipleOf":2,"minProperties":1,"maxProperties":2,"contains":{},"minContains":1,"maxContains":2}`, "", ""},
+	{"", `{"dependentRequired":{"a":["b"]},"dependentSchemas":{"a":{}},"dependencies":{"a":["b"],"c":{}}}`, "", ""},
+	{"", `{` + d7 + `"dependencies":{"a":[],"b":true}}`, "", ""},
+	{"", `{` + d7 + `"minContains":1,"maxContains":2}`, "", "W301 W301"},
+	{"portable", `{"type":"array","uniqueItems":true,"multipleOf":2,"minProperties":1,"maxProperties":2,"contains":{"type":"null"},"minContains":1,"maxContains":2,"additionalProperties":false}`, "S201 S201 S201 S201 S201 S201 S201", ""},
+	{"portable", `{"type":"object","dependentRequired":{},"dependentSchemas":{},"dependencies":{},"additionalProperties":false}`, "S201 S201 S201", ""},
+	{"", `{"uniqueItems":1}`, "S203", ""},
+	{"", `{"multipleOf":0}`, "S203", ""},
+	{"", `{"multipleOf":-1.5}`, "S203", ""},
+	{"", `{"minProperties":-1,"maxProperties":1.5}`, "S203 S203", ""},
+	{"", `{"contains":{},"minContains":"1","maxContains":-1}`, "S203 S203", ""},
+	{"", `{"dependentRequired":{"a":"b"}}`, "S203", ""},
+	{"", `{"dependentRequired":{"a":["b","b"]}}`, "S203", ""},
+	{"", `{"dependentRequired":{"a":[1]}}`, "S203", ""},
+	{"", `{"dependentSchemas":{"a":{"type":"nope"}}}`, "S203", ""},
+	{"", `{"dependentRequired":[]}`, "S203", ""},
+	{"", `{` + d4 + `"dependencies":{"a":[]}}`, "S203", ""},
+	{"", `{` + d4 + `"dependencies":{"a":true}}`, "S204", ""},
 	{"", `{"$dynamicRef":"#a"}`, "S201", ""},
 	{"", `{` + d19 + `"$recursiveRef":"#"}`, "S201", ""},
 	{"", `{"minimum":0}`, "", ""},
@@ -191,8 +209,26 @@ var checkCases = []struct {
 	{"", `{"$schema":"http://example.com/custom"}`, "S208", ""},
 	{"", `{"properties":{"a":{"$schema":"http://json-schema.org/draft-07/schema#"}}}`, "S208", ""},
 
+	// Combinators (keywords_combinator.go).
+	{"", `{"oneOf":[{"type":"string"}]}`, "", ""},
+	{"", `{"allOf":[{}],"not":{},"if":{},"then":{},"else":{}}`, "", ""},
+	{"", `{"oneOf":[]}`, "S203", ""},
+	{"", `{"allOf":{}}`, "S203", ""},
+	{"", `{"not":[]}`, "S204", ""},
+	{"", `{"if":{"type":"string"}}`, "", "W301"},
+	{"", `{"then":{"type":"string"},"else":{}}`, "", "W301 W301"},
+	{"", `{"if":{"pattern":"annotation only, never built"}}`, "", "W301"},
+	{"", `{"not":{"$ref":"#"}}`, "S207", ""},
+	{"", `{"allOf":[{"$ref":"#"}]}`, "S207", ""},
+	{"", `{"$defs":{"a":{"if":true,"then":{"$ref":"#/$defs/a"}}},"$ref":"#/$defs/a"}`, "S207", ""},
+	{"", `{"oneOf":[{"$ref":"#"},{"type":"null"}]}`, "S207", ""},
+	{"", `{` + d4 + `"not":false}`, "S204", ""},
+	{"", `{` + d4 + `"properties":{"a":{"not":{}}}}`, "", ""},
+	{port, `{"type":"string","oneOf":[{"type":"string"}]}`, "S201", ""},
+	{port, `{"type":"string","allOf":[{"type":"string"}],"not":{"type":"null"},"if":{"type":"string"},"then":{"type":"string"}}`, "S201 S201 S201 S201", ""},
+
 	// Every problem at once, sorted.
-	{"", `{"oneOf":[],"type":"x","$ref":"#/nope","minItems":-1}`, "S201 S203 S203 S205 S203", ""},
+	{"", `{"$dynamicRef":"#a","type":"x","$ref":"#/nope","minItems":-1}`, "S201 S203 S205 S203", ""},
 
 	// Portable profile.
 	{port, `{"type":"object","properties":{"a":{"type":"string","minLength":1},"b":{"type":"integer","minimum":0,"maximum":9}},"required":["a"],"additionalProperties":false}`, "", ""},
@@ -367,17 +403,17 @@ func TestCheckSharesRefTargets(t *testing.T) {
 }
 
 func TestCheckProblemsArePositioned(t *testing.T) {
-	schema := "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"a/b\": {\"oneOf\": [{}]}\n  }\n}"
+	schema := "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"a/b\": {\"unevaluatedProperties\": false}\n  }\n}"
 	_, err := Check(mustRead(t, schema), Options{})
 	var list ErrorList
 	if !errors.As(err, &list) || len(list) != 1 {
 		t.Fatalf("err = %v", err)
 	}
 	p := list[0]
-	if p.Code != CodeRefusedKeyword || p.Pointer != "/properties/a~1b/oneOf" || p.Line != 4 || p.Col != 13 || p.File != "schema.json" {
+	if p.Code != CodeRefusedKeyword || p.Pointer != "/properties/a~1b/unevaluatedProperties" || p.Line != 4 || p.Col != 13 || p.File != "schema.json" {
 		t.Errorf("problem = %+v", p)
 	}
-	if !strings.Contains(p.Message, "anyOf") {
+	if !strings.Contains(p.Message, "additionalProperties") {
 		t.Errorf("message does not say what to write instead: %s", p.Message)
 	}
 }

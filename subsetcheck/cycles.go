@@ -1,4 +1,4 @@
-// Cycle finding: recursion through $ref and anyOf alone, which never
+// Cycle finding: recursion through $ref and the combinators alone, which never
 // consumes input.
 
 package subsetcheck
@@ -80,16 +80,14 @@ func (c *checker) findRefCycles() {
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			to, anyOf := cycleEdge(top.s, top.next)
+			to, kw, index := cycleEdge(top.s, top.next)
 			top.next++
 			switch get(to) {
 			case onStack:
 				// The edge's pointer is spelled only here, for the report.
 				off := top.s.Node.Offset
-				ptr := join(top.s.Pointer, "$ref")
-				if anyOf >= 0 {
-					ptr = join(join(top.s.Pointer, "anyOf"), strconv.Itoa(anyOf))
-				} else if n := top.s.Node.Get("$ref"); n != nil {
+				ptr := cycleEdgePointer(top.s, kw, index)
+				if n := top.s.Node.Get(kw); n != nil && index < 0 {
 					off = n.Offset
 				}
 				c.errorAt(CodeRefCycle, ptr, off, "this reference leads back to %q without passing through a property or an item, so it never ends; make the recursion go through properties or items", pointerOrRoot(to.Pointer))
@@ -101,24 +99,52 @@ func (c *checker) findRefCycles() {
 	}
 }
 
-// cycleEdges is the number of edges findRefCycles follows from s: its $ref
-// and its anyOf branches.
+// cycleEdges is the number of edges findRefCycles follows from s: the
+// subschemas a value must also match without descending into it ($ref and
+// the combinators' branches).
 func cycleEdges(s *Schema) int {
-	n := len(s.AnyOf)
-	if s.Ref != nil {
-		n++
+	n := len(s.AnyOf) + len(s.AllOf) + len(s.OneOf)
+	for _, t := range [...]*Schema{s.Ref, s.Not, s.If, s.Then, s.Else} {
+		if t != nil {
+			n++
+		}
 	}
 	return n
 }
 
-// cycleEdge returns the target of edge k of s, $ref first, and the index
-// of its anyOf branch (-1 for the $ref).
-func cycleEdge(s *Schema, k int) (*Schema, int) {
-	if s.Ref != nil {
+// cycleEdge returns the target of edge k of s, the keyword it goes
+// through, and the branch's index in that keyword's list (-1 for a
+// keyword holding one schema).
+func cycleEdge(s *Schema, k int) (*Schema, string, int) {
+	for _, one := range [...]struct {
+		kw string
+		to *Schema
+	}{{"$ref", s.Ref}, {"not", s.Not}, {"if", s.If}, {"then", s.Then}, {"else", s.Else}} {
+		if one.to == nil {
+			continue
+		}
 		if k == 0 {
-			return s.Ref, -1
+			return one.to, one.kw, -1
 		}
 		k--
 	}
-	return s.AnyOf[k], k
+	for _, list := range [...]struct {
+		kw string
+		to []*Schema
+	}{{"anyOf", s.AnyOf}, {"allOf", s.AllOf}, {"oneOf", s.OneOf}} {
+		if k < len(list.to) {
+			return list.to[k], list.kw, k
+		}
+		k -= len(list.to)
+	}
+	return nil, "", -1
+}
+
+// cycleEdgePointer spells the pointer of an edge, for a report.
+func cycleEdgePointer(s *Schema, kw string, index int) string {
+	ptr := join(s.Pointer, kw)
+	if index >= 0 {
+		ptr = join(ptr, strconv.Itoa(index))
+	}
+	return ptr
 }

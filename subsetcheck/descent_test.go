@@ -20,22 +20,22 @@ func TestProblemsInsideRefusedKeywords(t *testing.T) {
 		want    string // "code pointer" per problem, in order
 	}{
 		{"a refused keyword inside a refused keyword inside anyOf", Exact,
-			`{"anyOf":[{"oneOf":[{"not":{"type":"strin","uniqueItems":true}},{"minProperties":1}]}]}`,
-			"S201 /anyOf/0/oneOf, S201 /anyOf/0/oneOf/0/not, S203 /anyOf/0/oneOf/0/not/type, S201 /anyOf/0/oneOf/0/not/uniqueItems, S201 /anyOf/0/oneOf/1/minProperties"},
+			`{"anyOf":[{"propertyNames":{"unevaluatedProperties":{"type":"strin","unevaluatedItems":false}},"patternProperties":{}}]}`,
+			"S201 /anyOf/0/propertyNames, S201 /anyOf/0/propertyNames/unevaluatedProperties, S203 /anyOf/0/propertyNames/unevaluatedProperties/type, S201 /anyOf/0/propertyNames/unevaluatedProperties/unevaluatedItems, S201 /anyOf/0/patternProperties"},
 		{"a $ref from inside a refused keyword to a definition with problems", Exact,
-			`{"$defs":{"d":{"type":"string","maxLength":-1,"multipleOf":2}},"allOf":[{"$ref":"#/$defs/d"}]}`,
-			"S203 /$defs/d/maxLength, S201 /$defs/d/multipleOf, S201 /allOf"},
+			`{"$defs":{"d":{"type":"string","maxLength":-1,"unevaluatedItems":false}},"propertyNames":{"$ref":"#/$defs/d"}}`,
+			"S203 /$defs/d/maxLength, S201 /$defs/d/unevaluatedItems, S201 /propertyNames"},
 		{"a definition reached only through refused keywords, twice, is reported once", Exact,
-			`{"$defs":{"d":{"uniqueItems":true}},"oneOf":[{"$ref":"#/$defs/d"},{"not":{"$ref":"#/$defs/d"}}]}`,
-			"S201 /$defs/d/uniqueItems, S201 /oneOf, S201 /oneOf/1/not"},
+			`{"$defs":{"d":{"patternProperties":{}}},"propertyNames":{"$ref":"#/$defs/d"},"unevaluatedProperties":{"not":{"$ref":"#/$defs/d"}}}`,
+			"S201 /$defs/d/patternProperties, S201 /propertyNames, S201 /unevaluatedProperties"},
 		{"every keyword that holds schemas is descended into", Exact,
-			`{"if":{"uniqueItems":true},"then":{"type":1},"else":{"$ref":"#/nope"},"contains":{"multipleOf":2},"propertyNames":{"maxLength":-1},` +
-				`"patternProperties":{"^a":{"not":{}}},"dependentSchemas":{"a":{"oneOf":[{}]}},"dependencies":{"b":["c"],"d":{"allOf":[{}]}},` +
-				`"unevaluatedItems":{"uniqueItems":true},"unevaluatedProperties":{"minProperties":1}}`,
-			"S201 /if, S201 /if/uniqueItems, S201 /then, S203 /then/type, S201 /else, S205 /else/$ref, S201 /contains, S201 /contains/multipleOf, " +
-				"S201 /propertyNames, S203 /propertyNames/maxLength, S201 /patternProperties, S201 /patternProperties/^a/not, " +
-				"S201 /dependentSchemas, S201 /dependentSchemas/a/oneOf, S201 /dependencies, S201 /dependencies/d/allOf, " +
-				"S201 /unevaluatedItems, S201 /unevaluatedItems/uniqueItems, S201 /unevaluatedProperties, S201 /unevaluatedProperties/minProperties"},
+			`{"if":{"unevaluatedItems":false},"then":{"type":1},"else":{"$ref":"#/nope"},"contains":{"unevaluatedItems":false},"propertyNames":{"maxLength":-1},` +
+				`"patternProperties":{"^a":{"not":{}}},"dependentSchemas":{"a":{"unevaluatedItems":false}},"dependencies":{"b":["c"],"d":{"propertyNames":{}}},` +
+				`"unevaluatedItems":{"unevaluatedProperties":false},"unevaluatedProperties":{"propertyNames":{}}}`,
+			"S201 /if/unevaluatedItems, S203 /then/type, S205 /else/$ref, S201 /contains/unevaluatedItems, " +
+				"S201 /propertyNames, S203 /propertyNames/maxLength, S201 /patternProperties, " +
+				"S201 /dependentSchemas/a/unevaluatedItems, S201 /dependencies/d/propertyNames, " +
+				"S201 /unevaluatedItems, S201 /unevaluatedItems/unevaluatedProperties, S201 /unevaluatedProperties, S201 /unevaluatedProperties/propertyNames"},
 		{"the portable profile too", Portable,
 			`{"type":"object","additionalProperties":false,"properties":{"a":{"oneOf":[{"type":"string","maxLength":3},{"type":"object"}]}}}`,
 			"S209 /properties/a, S201 /properties/a/oneOf, S201 /properties/a/oneOf/0/maxLength, S209 /properties/a/oneOf/1"},

@@ -127,7 +127,8 @@ const (
 // Keywords is the keyword table, read by Check and by the docs generator.
 // Deviations from the drafts' texts follow the oracle validator
 // (santhosh-tekuri/jsonschema): it still enforces "dependencies" and
-// "$recursiveRef" in 2020-12, so they are refused there too.
+// "$recursiveRef" in 2020-12, so dependencies is enforced there too and
+// $recursiveRef refused.
 var Keywords = []Keyword{
 	// Core.
 	{"$schema", all, ShapeValue, Annotation, Annotation, "selects the draft; draft-04, -06, -07, 2019-09 and 2020-12 are known", checkSchemaURI},
@@ -177,26 +178,26 @@ var Keywords = []Keyword{
 	{"exclusiveMinimum", all, ShapeValue, Enforced, Refused, `exact (plain decimals for numbers); a boolean in draft-04, a number later`, checkExclusiveMinimum},
 	{"exclusiveMaximum", all, ShapeValue, Enforced, Refused, `exact (plain decimals for numbers); a boolean in draft-04, a number later`, checkExclusiveMaximum},
 	{"anyOf", all, ShapeSchemaList, Enforced, Enforced, "", checkAnyOf},
+	{"allOf", all, ShapeSchemaList, Enforced, Refused, "exact: the meet of the branches; refused (C402) only where two branches meet in a combination the compiler cannot enforce exactly, which the message names", checkAllOf},
+	{"oneOf", all, ShapeSchemaList, Enforced, Refused, "exact when the branches are proven pairwise disjoint (then it is anyOf); branches that overlap are refused (C404) with a value both accept", checkOneOf},
+	{"not", all, ShapeSchema, Enforced, Refused, "exact where the complement can be built: type, enum, const, number and integer ranges, string lengths, item counts and positional items, required, properties; refused (C402) for format, additionalProperties and items past the positional ones", checkNot},
+	{"if", from7, ShapeSchema, Enforced, Refused, "exact: the values if accepts must match then, the others else; needs the complement of if (see not) unless then is absent; without then and else it constrains nothing (W301)", checkIf},
+	{"then", from7, ShapeSchema, Enforced, Refused, "without if it constrains nothing (W301)", checkThen},
+	{"else", from7, ShapeSchema, Enforced, Refused, "without if it constrains nothing (W301)", checkElse},
 
 	// Refused.
-	{"oneOf", all, ShapeSchemaList, Refused, Refused, "exactly-one cannot be enforced by a grammar; use anyOf with branches that cannot both match (for example each with a distinct const member)", checkOneOf},
-	{"allOf", all, ShapeSchemaList, Refused, Refused, "merge the branches into one schema by hand", checkAllOf},
-	{"not", all, ShapeSchema, Refused, Refused, "state what is allowed instead, for example with enum or type", checkNot},
-	{"if", from7, ShapeSchema, Refused, Refused, "write the cases as anyOf branches", checkIf},
-	{"then", from7, ShapeSchema, Refused, Refused, "write the cases as anyOf branches", checkThen},
-	{"else", from7, ShapeSchema, Refused, Refused, "write the cases as anyOf branches", checkElse},
 	{"patternProperties", all, ShapeSchemaMap, Refused, Refused, "list the members in properties, or use additionalProperties", checkPatternProperties},
-	{"uniqueItems", all, ShapeValue, Refused, Refused, noExact + "; drop it and check uniqueness after decoding", mustBeBool},
-	{"multipleOf", all, ShapeValue, Refused, Refused, noExact + "; drop it, or use enum for a few values", checkMultipleOf},
-	{"minProperties", all, ShapeValue, Refused, Refused, noExact + "; use required", mustBeCount},
-	{"maxProperties", all, ShapeValue, Refused, Refused, noExact + `; list the members and write "additionalProperties": false`, mustBeCount},
-	{"contains", from6, ShapeSchema, Refused, Refused, noExact + "; use prefixItems or items", checkContains},
-	{"minContains", from2019, ShapeValue, Refused, Refused, noExact, mustBeCount},
-	{"maxContains", from2019, ShapeValue, Refused, Refused, noExact, mustBeCount},
+	{"uniqueItems", all, ShapeValue, Enforced, Refused, "false constrains nothing; true is exact where an array holds at most one item or its items are few enough to list (Options.MaxUniqueItems), refused (C402) otherwise", checkUniqueItems},
+	{"multipleOf", all, ShapeValue, Enforced, Refused, "exact, in rational arithmetic (0.3 is a multiple of 0.1); a number under multipleOf accepts only plain decimals (no exponent)", checkMultipleOf},
+	{"minProperties", all, ShapeValue, Enforced, Refused, "counts declared and extra members", checkMinProperties},
+	{"maxProperties", all, ShapeValue, Enforced, Refused, "counts declared and extra members", checkMaxProperties},
+	{"contains", from6, ShapeSchema, Enforced, Refused, "exact where the items that do not match it can be described (its complement as not builds it, or the item values listed); refused (C402) otherwise", checkContains},
+	{"minContains", from2019, ShapeValue, Enforced, Refused, "beside contains only", checkMinContains},
+	{"maxContains", from2019, ShapeValue, Enforced, Refused, "beside contains only", checkMaxContains},
 	{"propertyNames", from6, ShapeSchema, Refused, Refused, `list the members in properties with "additionalProperties": false`, checkPropertyNames},
-	{"dependencies", all, ShapeDependency, Refused, Refused, noExact + "; use anyOf of object schemas (validators enforce dependencies in every draft)", checkDependencies},
-	{"dependentRequired", from2019, ShapeValue, Refused, Refused, noExact + "; use anyOf of object schemas", checkDependentRequired},
-	{"dependentSchemas", from2019, ShapeSchemaMap, Refused, Refused, noExact + "; use anyOf of object schemas", checkDependentSchemas},
+	{"dependencies", all, ShapeDependency, Enforced, Refused, "both forms (names, schema); enforced in every draft, as validators do", checkDependencies},
+	{"dependentRequired", from2019, ShapeValue, Enforced, Refused, "", checkDependentRequired},
+	{"dependentSchemas", from2019, ShapeSchemaMap, Enforced, Refused, "met with the object schema when the member is present", checkDependentSchemas},
 	{"unevaluatedItems", from2019, ShapeSchema, Refused, Refused, "use items", checkUnevaluatedItems},
 	{"unevaluatedProperties", from2019, ShapeSchema, Refused, Refused, "use additionalProperties", checkUnevaluatedProperties},
 }

@@ -66,6 +66,46 @@ func checkMaxItems(c *checker, k *keywordAt) {
 	}
 }
 
-// contains, unevaluatedItems (refused): the subschema is checked.
-func checkContains(c *checker, k *keywordAt)         { c.subschema(k) }
+// uniqueItems: true or false; true asks that no two items be equal
+// (compile/items.go).
+func checkUniqueItems(c *checker, k *keywordAt) {
+	if k.m.Value.Kind != Bool {
+		c.bad(k, "must be true or false")
+		return
+	}
+	k.s.UniqueItems = k.m.Value.Bool
+}
+
+// contains: the schema some items must match, between minContains and
+// maxContains of them (compile/contains.go); the counts are settled by
+// finishContains, as they mean something only beside contains.
+func checkContains(c *checker, k *keywordAt) { k.s.Contains = c.subschema(k) }
+
+func checkMinContains(c *checker, k *keywordAt) {
+	if n, ok := c.exactCountOf(k); ok {
+		k.minContains = &n
+	}
+}
+
+func checkMaxContains(c *checker, k *keywordAt) {
+	if n, ok := c.exactCountOf(k); ok {
+		k.maxContains = &n
+	}
+}
+
+// finishContains settles the counts of contains: at least one matching
+// item unless minContains says otherwise. Without contains the counts
+// constrain nothing, as validators judge.
+func finishContains(k *keywordAt) {
+	if k.s.Contains == nil {
+		return
+	}
+	k.s.MinContains = 1
+	if k.minContains != nil {
+		k.s.MinContains = *k.minContains
+	}
+	k.s.MaxContains = k.maxContains
+}
+
+// unevaluatedItems (refused): the subschema is checked.
 func checkUnevaluatedItems(c *checker, k *keywordAt) { c.subschema(k) }

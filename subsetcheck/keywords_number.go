@@ -61,11 +61,15 @@ func checkExclusive(c *checker, k *keywordAt, inclusive string) bool {
 	return true
 }
 
-// multipleOf (refused): a number greater than 0.
+// multipleOf: a number greater than 0, which every number must be an
+// integer multiple of (compile/multipleof.go).
 func checkMultipleOf(c *checker, k *keywordAt) {
-	if r, ok := k.m.Value.Rat(); !ok || r.Sign() <= 0 {
+	r, ok := k.m.Value.Rat()
+	if !ok || r.Sign() <= 0 {
 		c.bad(k, "must be a number greater than 0")
+		return
 	}
+	k.s.MultipleOf = r
 }
 
 // finishBounds combines the four bound keywords into the schema's bounds.

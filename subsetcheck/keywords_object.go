@@ -92,34 +92,55 @@ func checkPatternProperties(c *checker, k *keywordAt) {
 	c.schemaMap(k, nil)
 }
 
-// dependentSchemas (refused): an object whose values are schemas.
+// minProperties, maxProperties: counts of an object's members, declared
+// and extra (compile/count.go).
+func checkMinProperties(c *checker, k *keywordAt) {
+	if n, ok := c.exactCountOf(k); ok {
+		k.s.MinProperties = n
+	}
+}
+
+func checkMaxProperties(c *checker, k *keywordAt) {
+	if n, ok := c.exactCountOf(k); ok {
+		k.s.MaxProperties = &n
+	}
+}
+
+// dependentSchemas: an object whose values are schemas, each met with the
+// object's when the member it names is present (compile/dependencies.go).
 func checkDependentSchemas(c *checker, k *keywordAt) {
 	if k.m.Value.Kind != Object {
 		c.bad(k, "must be an object")
 		return
 	}
-	c.schemaMap(k, nil)
+	for _, p := range c.schemaMap(k, nil) {
+		k.s.Dependencies = append(k.s.Dependencies, Dependency{Name: p.Name, Schema: p.Schema})
+	}
 }
 
 // propertyNames, unevaluatedProperties (refused): the subschema is checked.
 func checkPropertyNames(c *checker, k *keywordAt)         { c.subschema(k) }
 func checkUnevaluatedProperties(c *checker, k *keywordAt) { c.subschema(k) }
 
-// dependencies (refused): an object whose values are schemas or arrays of
-// unique member names; the schemas are checked.
+// dependencies (draft-04 to draft-07, and still read by validators in
+// later drafts): an object whose values are arrays of unique member names
+// (dependentRequired's form) or schemas (dependentSchemas').
 func checkDependencies(c *checker, k *keywordAt) {
 	checkDependentNames(c, k, false)
-	c.schemaMap(k, func(v *Value) bool { return v.Kind != Array })
+	for _, p := range c.schemaMap(k, func(v *Value) bool { return v.Kind != Array }) {
+		k.s.Dependencies = append(k.s.Dependencies, Dependency{Name: p.Name, Schema: p.Schema})
+	}
 }
 
-// dependentRequired (refused): an object whose values are arrays of unique
-// member names.
+// dependentRequired: an object whose values are arrays of unique member
+// names, all required when the member the array is for is present.
 func checkDependentRequired(c *checker, k *keywordAt) {
 	checkDependentNames(c, k, true)
 }
 
-// checkDependentNames checks the arrays of member names in the value of
-// dependencies or dependentRequired; namesOnly: every value must be one.
+// checkDependentNames reads the arrays of member names in the value of
+// dependencies or dependentRequired into k.s.Dependencies; namesOnly:
+// every value must be one. Draft-04 wants each array non-empty.
 func checkDependentNames(c *checker, k *keywordAt, namesOnly bool) {
 	val := k.m.Value
 	if val.Kind != Object {
@@ -133,13 +154,21 @@ func checkDependentNames(c *checker, k *keywordAt, namesOnly bool) {
 			}
 			continue
 		}
-		seen := map[string]bool{}
+		if c.draft == Draft4 && len(pm.Value.Items) == 0 {
+			c.errorAt(CodeBadKeywordValue, join(c.pointerOf(k), pm.Name), pm.Value.Offset, "%s: a list of names must not be empty in draft-04; remove the member", k.m.Name)
+			continue
+		}
+		names := make([]string, 0, len(pm.Value.Items))
 		for _, item := range pm.Value.Items {
-			if item.Kind != String || seen[item.Str] {
+			if item.Kind != String || slices.Contains(names, item.Str) {
 				c.errorAt(CodeBadKeywordValue, join(c.pointerOf(k), pm.Name), item.Offset, "%s: each value must be an array of unique member names", k.m.Name)
+				names = nil
 				break
 			}
-			seen[item.Str] = true
+			names = append(names, item.Str)
+		}
+		if names != nil {
+			k.s.Dependencies = append(k.s.Dependencies, Dependency{Name: pm.Name, Required: names})
 		}
 	}
 }

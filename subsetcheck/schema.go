@@ -92,7 +92,7 @@ const (
 	TBoolean
 	TObject
 	TArray
-	TNumber  // any number; "number" sets TNumber|TInteger
+	TNumber  // numbers with a non-zero fractional part; "number" sets TNumber|TInteger
 	TInteger // numbers with a zero fractional part (1.0 and 1e2 included, as validators judge)
 	TString
 
@@ -171,6 +171,57 @@ type Schema struct {
 	// Ref is the resolved target of a local "$ref". When the draft makes a
 	// $ref's siblings meaningful (2019-09 and later) they are enforced too.
 	Ref *Schema
+
+	// AllOf lists branches that must all hold; OneOf, branches of which
+	// exactly one must hold.
+	AllOf []*Schema
+	OneOf []*Schema
+	// Not, when non-nil, is a schema the value must not match.
+	Not *Schema
+	// If, Then and Else are "if"/"then"/"else": a value If accepts must
+	// match Then, any other must match Else (nil: any value). If is nil
+	// when neither Then nor Else is written: it constrains nothing then.
+	If, Then, Else *Schema
+
+	// Except lists values the schema rejects whatever else it says. Check
+	// never sets it: it is how the compiler writes the complement of an
+	// enum or const (see compile/not.go).
+	Except []*Value
+
+	// Counting and dependencies (issue 21). Every zero value constrains
+	// nothing, so a Schema built by hand means what its other fields say.
+
+	// MinProperties and MaxProperties count an object's members, declared
+	// and extra. MaxProperties nil: no maximum.
+	MinProperties int
+	MaxProperties *int
+
+	// MultipleOf, when not nil, is a positive number every number must be
+	// an integer multiple of (exactly: 0.3 is a multiple of 0.1).
+	MultipleOf *big.Rat
+
+	// UniqueItems: no two items of an array are equal (1 and 1.0 are).
+	UniqueItems bool
+
+	// Contains, when not nil, is the schema that between MinContains and
+	// MaxContains items of an array must match (MinContains is 1 unless
+	// "minContains" says otherwise; MaxContains nil: no maximum).
+	Contains    *Schema
+	MinContains int
+	MaxContains *int
+
+	// Dependencies: when the member Name is present, the object must have
+	// every member in Required ("dependentRequired", the array form of
+	// "dependencies") and match Schema ("dependentSchemas", the schema
+	// form). In document order.
+	Dependencies []Dependency
+}
+
+// Dependency is what the presence of one member brings in.
+type Dependency struct {
+	Name     string
+	Required []string // nil for a schema dependency
+	Schema   *Schema  // nil for a list of names
 }
 
 // Pattern is an ECMA-262 regular expression with the u flag, as JSON Schema

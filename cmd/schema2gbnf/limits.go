@@ -23,6 +23,10 @@ type limitFlags struct {
 	maxRules        int
 	maxAlts         int
 	maxMeets        int
+	maxCountStates  int
+	maxMultipleOf   int
+	maxUniqueItems  int
+	maxPairs        int
 	maxRegexBytes   int
 	maxRegexNesting int
 }
@@ -42,8 +46,12 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxPattern.states, "max-pattern-states", d.MaxPatternStates, "refuse a pattern, or an intersection of patterns, whose automaton needs more than `N` states (L506)")
 	fs.IntVar(&l.maxPattern.lengthStates, "max-length-states", d.MaxLengthStates, "refuse a string language cut to minLength/maxLength that needs more than `N` states (L506)")
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
-	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and anyOf beside other keywords expand into more than `N` alternatives (C402)")
-	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and anyOf (C402)")
+	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and combinators (anyOf, allOf, oneOf, not, if) beside other keywords expand into more than `N` alternatives (C402)")
+	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and combinators (C402)")
+	fs.IntVar(&l.maxPairs, "max-oneof-pairs", compile.MaxOneOfPairs, "refuse a schema whose oneOf branches need more than `N` pairs proven disjoint (C402)")
+	fs.IntVar(&l.maxCountStates, "max-count-states", compile.DefaultMaxCountStates, "refuse a count (minProperties/maxProperties over an object's members, contains counts, uniqueItems' sets of values) that needs more than `N` grammar states (C403)")
+	fs.IntVar(&l.maxMultipleOf, "max-multipleof-states", compile.DefaultMaxMultipleOfStates, "refuse a multipleOf whose digit automaton needs more than `N` states (C403)")
+	fs.IntVar(&l.maxUniqueItems, "max-unique-items", compile.DefaultMaxUniqueItems, "refuse uniqueItems on items that take more than `N` values (C402; at most 63)")
 	fs.IntVar(&l.maxRegexBytes, "max-regex-bytes", regex.DefaultMaxBytes, "with -format regex: refuse a regex longer than `N` bytes (R602)")
 	fs.IntVar(&l.maxRegexNesting, "max-regex-nesting", regex.DefaultMaxNesting, "with -format regex: refuse a regex whose groups nest deeper than `N` (R603)")
 }
@@ -67,6 +75,10 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 	opts.MaxRules = l.maxRules
 	opts.MaxAlternatives = l.maxAlts
 	opts.MaxMeets = l.maxMeets
+	opts.MaxCountStates = l.maxCountStates
+	opts.MaxMultipleOfStates = l.maxMultipleOf
+	opts.MaxUniqueItems = l.maxUniqueItems
+	opts.MaxOneOfPairs = l.maxPairs
 }
 
 // regexOptions are the regex limits, with the -max-depth unrolling.

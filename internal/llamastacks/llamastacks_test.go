@@ -98,17 +98,16 @@ var flagCorpus = flag.String("corpus", "", "also try the first 40 schemas of the
 // and each text cut short and with a character changed.
 func TestAgreesWithMatcher(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/corpus/*/*.json")
-	var more []string
-	if *flagCorpus != "" {
-		more, _ = filepath.Glob(filepath.Join(*flagCorpus, "Glaiveai2K", "*.json"))
-	}
-	sort.Strings(more)
-	if len(more) > 40 {
-		more = more[:40]
-	}
-	files = append(files, more...)
 	if len(files) == 0 {
-		t.Skip("no schemas")
+		t.Fatal("no schemas in testdata/corpus")
+	}
+	if *flagCorpus != "" {
+		more, _ := filepath.Glob(filepath.Join(*flagCorpus, "Glaiveai2K", "*.json"))
+		if len(more) == 0 {
+			t.Fatalf("no Glaiveai2K schemas under -corpus=%s", *flagCorpus)
+		}
+		sort.Strings(more)
+		files = append(files, more[:min(len(more), 40)]...)
 	}
 	checked := 0
 	for _, f := range files {
@@ -154,6 +153,9 @@ func TestAgreesWithMatcher(t *testing.T) {
 		}
 	}
 	t.Logf("%d texts checked", checked)
+	if checked < 1000 {
+		t.Errorf("only %d texts checked", checked)
+	}
 }
 
 // variants are text, text without its last code point, and text with a

@@ -4,13 +4,10 @@
 package corpustest
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"flag"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -20,6 +17,7 @@ import (
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	rx "github.com/schema2gbnf/schema2gbnf/regex"
+	"github.com/schema2gbnf/schema2gbnf/regex/dialects"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -34,7 +32,7 @@ var mutationRunes = []rune("{}[]\":,\\0123456789-+.eEtrufalsn xyz\n\té")
 
 // TestCorpus compiles every corpus schema, emits its regex, and checks on
 // sampled texts and near misses that the regex agrees with the GBNF matcher
-// (and, for a sample, with Python's re.fullmatch). It logs regex lengths.
+// (and, for a sample, with Python's re.fullmatch and Rust's regex crate). It logs regex lengths.
 func TestCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("corpus run skipped in -short mode")
@@ -47,7 +45,7 @@ func TestCorpus(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var lengths, depthLengths []int
 	counts := map[string]int{}
-	var py []pyCase
+	var py []dialects.Case
 	texts := 0
 	for i, f := range files {
 		data, err := os.ReadFile(f)
@@ -100,7 +98,8 @@ func TestCorpus(t *testing.T) {
 			corpusMaxDepth, n, depthLengths[n/2], depthLengths[n*90/100], depthLengths[n*99/100], depthLengths[n-1])
 	}
 	t.Logf("%d texts compared with the matcher", texts)
-	checkPython(t, py)
+	t.Run("python", func(t *testing.T) { dialects.CheckPython(t, py) })
+	t.Run("rust", func(t *testing.T) { dialects.CheckRust(t, py) })
 }
 
 // corpusMaxDepth is the depth bound tried on recursive schemas.
@@ -148,7 +147,7 @@ func unrolled(t *testing.T, name string, g *gbnf.Grammar, r *rand.Rand, counts m
 
 // checkTexts compares the regex with the matcher on sampled texts and their
 // near misses; it returns how many texts it compared.
-func checkTexts(t *testing.T, name string, g *gbnf.Grammar, re string, r *rand.Rand, py *[]pyCase) int {
+func checkTexts(t *testing.T, name string, g *gbnf.Grammar, re string, r *rand.Rand, py *[]dialects.Case) int {
 	t.Helper()
 	m, err := gbnf.NewMatcher(g)
 	if err != nil {
@@ -175,7 +174,7 @@ func checkTexts(t *testing.T, name string, g *gbnf.Grammar, re string, r *rand.R
 			}
 			n++
 			if len(*py) < 3000 && r.IntN(8) == 0 {
-				*py = append(*py, pyCase{Re: re, Text: tx, Want: want})
+				*py = append(*py, dialects.Case{Re: re, Text: tx, Want: want})
 			}
 		}
 	}
@@ -207,51 +206,45 @@ func shortened(s string) string {
 	return s
 }
 
-type pyCase struct {
-	Re   string `json:"re"`
-	Text string `json:"text"`
-	Want bool   `json:"-"`
-}
-
-const pyScript = `
-import json, re, sys
-for line in sys.stdin:
-    d = json.loads(line)
-    print(1 if re.fullmatch(d["re"], d["text"]) else 0)
-`
-
-// checkPython replays cases in one python3 process (warnings are errors).
-func checkPython(t *testing.T, cases []pyCase) {
-	t.Helper()
-	if len(cases) == 0 {
-		return
+// TestEquivSchemas runs the hand-written schemas of testdata/equiv (one per
+// keyword: the combinators allOf, oneOf, not and if/then/else among them)
+// through the emitter: every regex agrees with the GBNF matcher on sampled
+// texts and near misses, or the schema is refused with an R6xx code.
+func TestEquivSchemas(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "equiv", "*.json"))
+	if len(files) < 40 {
+		t.Fatalf("only %d schemas in testdata/equiv", len(files))
 	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found")
-	}
-	var in strings.Builder
-	for _, c := range cases {
-		line, _ := json.Marshal(c)
-		in.Write(line)
-		in.WriteByte('\n')
-	}
-	cmd := exec.Command("python3", "-W", "error", "-c", pyScript)
-	cmd.Stdin = strings.NewReader(in.String())
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python3: %v\n%s", err, shortened(stderr.String()))
-	}
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
-	i := 0
-	for ; sc.Scan() && i < len(cases); i++ {
-		if got := sc.Text() == "1"; got != cases[i].Want {
-			t.Errorf("Python says %v, Go %v on %q\nregex %s", got, cases[i].Want, cases[i].Text, shortened(cases[i].Re))
+	r := rand.New(rand.NewPCG(7, 8))
+	var py []dialects.Case
+	counts := map[string]int{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
+		g, err := schema2gbnf.Compile(data, schema2gbnf.Options{Name: f})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		re, err := rx.Emit(g.Rules, rx.Options{})
+		if err != nil {
+			var list subsetcheck.ErrorList
+			if !errors.As(err, &list) || list[0].Code[0] != 'R' || list[0].Code == rx.CodeInvalidGrammar || list[0].Code == rx.CodeNoText {
+				t.Errorf("%s: %v", f, err)
+				continue
+			}
+			counts["refused "+string(list[0].Code)]++
+			if list[0].Code == rx.CodeRecursive {
+				var depths []int
+				unrolled(t, f, g.Rules, r, counts, &depths)
+			}
+			continue
+		}
+		counts["emitted"]++
+		checkTexts(t, f, g.Rules, re, r, &py)
 	}
-	if i != len(cases) {
-		t.Fatalf("python3 answered %d of %d", i, len(cases))
-	}
-	t.Logf("Python agreed on %d cases", len(cases))
+	t.Logf("%d schemas: %v", len(files), counts)
+	t.Run("python", func(t *testing.T) { dialects.CheckPython(t, py) })
+	t.Run("rust", func(t *testing.T) { dialects.CheckRust(t, py) })
 }

@@ -11,13 +11,14 @@ import (
 
 	"github.com/schema2gbnf/schema2gbnf"
 	rx "github.com/schema2gbnf/schema2gbnf/regex"
+	"github.com/schema2gbnf/schema2gbnf/regex/dialects"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 // TestPatterns emits the regex of a string schema for each of the corpus's
 // own patterns (strlang's file of JSONSchemaBench's 764 distinct ones),
 // alone and within length bounds, and compares it with the GBNF matcher on
-// sampled texts and near misses, and a sample in Python. The grammar of a
+// sampled texts and near misses, and a sample in Python and Rust. The grammar of a
 // pattern is an automaton, one rule per state and loops through them: the
 // regex emitter solves those rules exactly, so none is refused as
 // recursive (R601) and none needs a depth bound.
@@ -35,7 +36,7 @@ func TestPatterns(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(9, 10))
 	counts := map[string]int{}
-	var py []pyCase
+	var py []dialects.Case
 	texts := 0
 	for i, p := range patterns {
 		if !strings.HasPrefix(p.Outcome, "states ") {
@@ -61,7 +62,7 @@ func TestPatterns(t *testing.T) {
 				continue
 			}
 			counts["emitted"]++
-			var cases []pyCase
+			var cases []dialects.Case
 			texts += checkTexts(t, schema, g.Rules, re, r, &cases)
 			// Python's re backtracks, and solved automata nest stars:
 			// short texts only, or a late failure takes exponential time.
@@ -76,5 +77,6 @@ func TestPatterns(t *testing.T) {
 		}
 	}
 	t.Logf("%d patterns: %v; %d texts compared with the matcher", len(patterns), counts, texts)
-	checkPython(t, py)
+	t.Run("python", func(t *testing.T) { dialects.CheckPython(t, py) })
+	t.Run("rust", func(t *testing.T) { dialects.CheckRust(t, py) })
 }

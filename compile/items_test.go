@@ -1,0 +1,71 @@
+package compile
+
+import "testing"
+
+// arraysOf lists every array of up to n items drawn from items.
+func arraysOf(items []string, n int) []string {
+	out := []string{"[]"}
+	level := []string{""}
+	for range n {
+		var next []string
+		for _, prefix := range level {
+			for _, it := range items {
+				s := it
+				if prefix != "" {
+					s = prefix + "," + it
+				}
+				next = append(next, s)
+				out = append(out, "["+s+"]")
+			}
+		}
+		level = next
+	}
+	return out
+}
+
+// TestUniqueItems: every array of up to four items over a small set, equal
+// numbers spelled apart (1 and 1.0), under uniqueItems with listed items.
+func TestUniqueItems(t *testing.T) {
+	texts := arraysOf([]string{`true`, `false`, `1`, `1.0`, `"a"`, `{"k":[1]}`, `2`}, 4)
+	for _, s := range []string{
+		`"items":{"type":"boolean"},"uniqueItems":true`,
+		`"items":{"enum":["a",1,{"k":[1]}]},"uniqueItems":true,"minItems":2`,
+		`"items":{"enum":["a",1,true]},"uniqueItems":true,"maxItems":2`,
+		`"prefixItems":[{"enum":[1,2]},{"type":"integer","minimum":1,"maximum":2}],"items":false,"uniqueItems":true`,
+		`"prefixItems":[{"const":1}],"items":{"enum":[1,2,true]},"uniqueItems":true`,
+		`"maxItems":1,"uniqueItems":true`,
+		`"prefixItems":[{"type":"string"}],"items":false,"uniqueItems":true`,
+		`"items":{"type":"boolean"},"uniqueItems":true,"minItems":3`,
+		`"items":{"type":"string"},"uniqueItems":false`,
+	} {
+		agree(t, `{"type":"array",`+s+`}`, texts)
+	}
+}
+
+// TestContains: every array of up to four items over a small set, under
+// contains with every pair of counts around them.
+func TestContains(t *testing.T) {
+	texts := arraysOf([]string{`"s"`, `1`, `7`, `2.5`, `null`, `[1]`}, 3)
+	for _, c := range []string{
+		`"contains":{"type":"string"}`,
+		`"contains":{"minimum":5}`,
+		`"contains":{"type":"number","exclusiveMaximum":2}`,
+		`"contains":{"type":"array","minItems":1}`,
+		`"contains":true`,
+		`"contains":false`,
+		`"items":{"enum":["s",1,7]},"contains":{"const":7}`,
+		`"items":{"type":["string","integer"]},"contains":{"type":"integer"}`,
+		`"prefixItems":[{"type":"integer"}],"contains":{"maximum":3}`,
+	} {
+		for _, n := range []string{``, `,"minContains":0`, `,"minContains":2`, `,"maxContains":1`, `,"minContains":0,"maxContains":0`,
+			`,"minContains":2,"maxContains":3`, `,"minContains":3,"maxContains":2`, `,"maxItems":3,"minContains":2`, `,"minItems":3,"maxContains":1`} {
+			agree(t, `{"type":"array",`+c+n+`}`, texts)
+		}
+	}
+	// not of items: some item breaks it, contains of its negation.
+	agree(t, `{"not":{"items":{"type":["string","null"]}}}`, texts)
+	agree(t, `{"type":"array","not":{"items":{"minimum":5}}}`, texts)
+	agree(t, `{"not":{"type":"array","contains":{"type":"string"},"maxContains":1}}`, texts)
+	// draft-07 has no counts: they are other members there.
+	agree(t, `{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","contains":{"type":"string"},"minContains":3}`, texts)
+}
