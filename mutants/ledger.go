@@ -308,9 +308,9 @@ var compilerMutations = []mutation{
 	},
 	{
 		ID: "keyword-refused-dropped", File: "subsetcheck/keywords.go",
-		Old:  "{\"uniqueItems\", all, ShapeValue, Refused, Refused,",
-		New:  "{\"uniqueItems\", all, ShapeValue, Annotation, Refused,",
-		Bug:  "uniqueItems is silently ignored instead of refused (fail open)",
+		Old:  "{\"unevaluatedItems\", from2019, ShapeSchema, Refused, Refused,",
+		New:  "{\"unevaluatedItems\", from2019, ShapeSchema, Annotation, Refused,",
+		Bug:  "unevaluatedItems is silently ignored instead of refused (fail open)",
 		Pkgs: []string{equivPkg}, Run: "^TestRefusedSchemas$",
 	},
 	{
