@@ -215,8 +215,9 @@ type compiler struct {
 	trustOneOf bool
 	metRefused bool // a oneOf refused earlier was met again (oneof.go)
 
-	strs    map[string]*stringEntry // string languages, by stringKey (pattern.go)
-	escapes map[uint64]gbnf.Expr    // what follows the backslash, by escapeMask (machine.go)
+	strs     map[string]*stringEntry // string languages, by stringKey (pattern.go)
+	escapes  map[uint64]gbnf.Expr    // what follows the backslash, by escapeMask (machine.go)
+	setChars map[string]gbnf.Expr    // one character of a set, by setKey (machine.go)
 
 	errs  subsetcheck.ErrorList
 	cause string // first reason a required part admitted no value

@@ -297,19 +297,33 @@ func escapeMask(esc strlang.Set) uint64 {
 // llama.cpp no more than the group it would be written as (it makes a rule
 // of every group), and automata repeat their sets in many states.
 func (cp *compiler) setChar(set strlang.Set) gbnf.Expr {
-	if set.Complement().IsEmpty() {
-		return cp.canonicalCharRule()
+	rs := set.Ranges()
+	key := setKey(rs)
+	if e, ok := cp.setChars[key]; ok {
+		return e
 	}
-	if set.Intersect(escapable).IsEmpty() {
-		return rawClass(set)
+	var e gbnf.Expr
+	switch {
+	case len(rs) == 2 && rs[0] == strlang.Range{Lo: 0, Hi: 0xD7FF} && rs[1] == strlang.Range{Lo: 0xE000, Hi: strlang.MaxRune}:
+		e = cp.canonicalCharRule() // every character
+	case set.Intersect(escapable).IsEmpty():
+		e = rawClass(set)
+	default:
+		e = cp.addRule(cp.newName("char-set"), cp.chars(set.Intersect(unescaped), set.Intersect(escapable)))
 	}
-	key := "set-char:" + set.String()
-	if name, ok := cp.helper[key]; ok {
-		return ref(name)
+	put(&cp.setChars, key, e)
+	return e
+}
+
+// setKey is a set's ranges as a map key: a tenth of the work of its
+// printed form (Set.String), which was a quarter of compiling a pattern
+// within a long maxLength.
+func setKey(rs []strlang.Range) string {
+	b := make([]byte, 0, 6*len(rs))
+	for _, r := range rs {
+		b = append(b, byte(r.Lo), byte(r.Lo>>8), byte(r.Lo>>16), byte(r.Hi), byte(r.Hi>>8), byte(r.Hi>>16))
 	}
-	name := cp.newName("char-set")
-	cp.helper[key] = name
-	return cp.addRule(name, cp.chars(set.Intersect(unescaped), set.Intersect(escapable)))
+	return string(b)
 }
 
 // rawClass spells a set of code points that are written raw: as a class
