@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/strlang"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -218,6 +219,11 @@ type compiler struct {
 	strs     map[string]*stringEntry // string languages, by stringKey (pattern.go)
 	escapes  map[uint64]gbnf.Expr    // what follows the backslash, by escapeMask (machine.go)
 	setChars map[string]gbnf.Expr    // one character of a set, by setKey (machine.go)
+	// folded are object schemas with patternProperties or propertyNames,
+	// their members folded (names.go); nameLangs the languages of
+	// propertyNames schemas.
+	folded    map[*subsetcheck.Schema]*subsetcheck.Schema
+	nameLangs map[*subsetcheck.Schema]*strlang.Lang
 
 	errs  subsetcheck.ErrorList
 	cause string // first reason a required part admitted no value

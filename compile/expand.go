@@ -36,6 +36,7 @@ func unconstrained(s *subsetcheck.Schema) bool {
 		len(s.Properties) == 0 && len(s.Required) == 0 && s.AdditionalProperties == nil &&
 		len(s.PrefixItems) == 0 && s.Items == nil && s.MinItems == 0 && s.MaxItems < 0 &&
 		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && len(s.Patterns) == 0 && s.Lower == nil && s.Upper == nil &&
+		len(s.PatternProperties) == 0 && s.PropertyNames == nil &&
 		len(s.Except) == 0 && !counts(s)
 }
 
@@ -245,11 +246,16 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	}
 
 	// Objects: a name declared on one side meets the other side's schema for
-	// it, which is additionalProperties when undeclared there.
+	// it, which is additionalProperties when undeclared there (with
+	// patternProperties: memberSchema).
 	var ok bool
 	for _, p := range a.Properties {
 		other := b.AdditionalProperties
-		if q := property(b, p.Name); q != nil {
+		if hasNameRules(b) {
+			if other, ok = cp.memberSchema(b, p.Name); !ok {
+				return nil, false
+			}
+		} else if q := property(b, p.Name); q != nil {
 			other = q
 		}
 		var s *subsetcheck.Schema
@@ -262,8 +268,14 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 		if property(a, p.Name) != nil {
 			continue
 		}
+		other := a.AdditionalProperties
+		if hasNameRules(a) {
+			if other, ok = cp.memberSchema(a, p.Name); !ok {
+				return nil, false
+			}
+		}
 		var s *subsetcheck.Schema
-		if s, ok = cp.conj(a.AdditionalProperties, p.Schema); !ok {
+		if s, ok = cp.conj(other, p.Schema); !ok {
 			return nil, false
 		}
 		m.Properties = append(m.Properties, subsetcheck.Property{Name: p.Name, Schema: s})
@@ -272,6 +284,14 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	m.Required = dedupe(m.Required)
 	if m.AdditionalProperties, ok = cp.conj(a.AdditionalProperties, b.AdditionalProperties); !ok {
 		return nil, false
+	}
+	if hasNameRules(a) || hasNameRules(b) {
+		if m.PatternProperties, ok = cp.meetPatternProperties(a, b); !ok {
+			return nil, false
+		}
+		if m.PropertyNames, ok = cp.conj(a.PropertyNames, b.PropertyNames); !ok {
+			return nil, false
+		}
 	}
 
 	// Arrays: position by position, then the rest.

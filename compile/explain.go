@@ -120,7 +120,22 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 			}
 		}
 		for _, m := range v.Members {
-			if declared(s, m.Name) {
+			if s.PropertyNames != nil {
+				if f := explain(s.PropertyNames, nameValue(m.Name), childPointer(inst, m.Name), depth+1); f != nil {
+					return &Failure{Keyword: "propertyNames", SchemaPointer: s.Pointer + "/propertyNames", InstancePointer: childPointer(inst, m.Name),
+						Message: fmt.Sprintf("member name %q is not one propertyNames accepts: %s", m.Name, f.Message)}
+				}
+			}
+			matched := false
+			for _, pp := range s.PatternProperties {
+				if pp.Pattern.Lang.Match(m.Name) {
+					matched = true
+					if f := explain(pp.Schema, m.Value, childPointer(inst, m.Name), depth+1); f != nil {
+						return f
+					}
+				}
+			}
+			if matched || declared(s, m.Name) {
 				continue
 			}
 			ap := s.AdditionalProperties

@@ -255,6 +255,12 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 		}
 	}
 	if p.Types&subsetcheck.TObject != 0 {
+		switch {
+		case len(p.PatternProperties) > 0:
+			return nil, "an object with some member whose name matches a patternProperties pattern and whose value breaks its schema has no grammar here"
+		case p.PropertyNames != nil:
+			return nil, "an object with some member name that propertyNames rejects has no grammar here"
+		}
 		// The parts are disjoint, as for items: the first required name
 		// missing, or, all present, the first property whose value breaks
 		// its schema.

@@ -240,6 +240,10 @@ func sharedAt(rs [][]rune, d int) bool {
 // skippable, then extra members. Linear in the number of members: the
 // members from i on are one expression, a rule when two places refer to it.
 func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
+	p, ok := cp.fold(p) // patternProperties and propertyNames (names.go)
+	if !ok {
+		return nil
+	}
 	type member = objectMember
 	members := make([]member, 0, len(p.Properties)+len(p.Required))
 	names := make([]string, 0, len(p.Properties)+len(p.Required))
@@ -290,13 +294,10 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	// at each of the comma, the whitespace and the quote (see cost.go).
 	var rest gbnf.Expr
 	more := epsilon()
-	if ap := p.AdditionalProperties; ap == nil || !ap.False {
-		if v := cp.schemaRef(ap); v != nil {
-			extra := seq(cp.extraName(names), ws, lit(":"), ws, v, ws)
-			member := cp.addRule(cp.newName(base+"-extra"), seq(lit(","), ws, quote, extra))
-			more = &gbnf.Repeat{Expr: member, Min: 0, Max: -1}
-			rest = seq(extra, more)
-		}
+	if extra := cp.extraMember(p, names, base, ws); extra != nil {
+		member := cp.addRule(cp.newName(base+"-extra"), seq(lit(","), ws, quote, extra))
+		more = &gbnf.Repeat{Expr: member, Min: 0, Max: -1}
+		rest = seq(extra, more)
 	}
 	optional := true // no member from i on is required
 	for i := len(members) - 1; i >= 0; i-- {

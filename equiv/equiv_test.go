@@ -27,6 +27,15 @@ func TestPatternSchemas(t *testing.T) {
 	checkDir(t, "patterns", 20, subsetcheck.Options{DefaultDraft: subsetcheck.Draft2020})
 }
 
+// TestNameSchemas runs the equivalence check on the schemas of
+// testdata/equiv/names: patternProperties (alone, with declared names,
+// overlapping, met through $ref, anyOf and allOf, with counts and
+// dependencies) and propertyNames (patterns, enums, not, false, with
+// patternProperties).
+func TestNameSchemas(t *testing.T) {
+	checkDir(t, "names", 20, subsetcheck.Options{DefaultDraft: subsetcheck.Draft2020})
+}
+
 // TestClosedObjects runs the equivalence check with ClosedObjects on every
 // schema: sound on every text (the validator judges by the schema as
 // written, where extra members are allowed), complete on every value

@@ -196,7 +196,9 @@ func FuzzFormats(f *testing.F) {
 
 // FuzzPattern pairs a random pattern with a random string, through whole
 // schemas: a string schema with the pattern (and length bounds from the
-// third argument), bare and as a property. A refusal must be an
+// third argument), bare and as a property, the pattern as a
+// patternProperties name and the string schema as propertyNames, the
+// string as a member name. A refusal must be an
 // ErrorList; a compiled schema gets the whole equivalence check, and the
 // string's canonical text must get the oracle's verdict from the grammar.
 // Findings land in testdata/fuzz/FuzzPattern.
@@ -226,9 +228,12 @@ func FuzzPattern(f *testing.F) {
 		}
 		str := `{"type":"string","pattern":` + strconv.Quote(pattern) + bounds + `}`
 		value, _ := json.Marshal(text)
+		q, _ := json.Marshal(pattern)
 		for _, c := range []struct{ schema, text string }{
 			{str, string(value)},
 			{`{"type":"object","properties":{"p":` + str + `},"required":["p"],"additionalProperties":false}`, `{"p":` + string(value) + `}`},
+			{`{"type":"object","patternProperties":{` + string(q) + `:{"type":"integer"}},"additionalProperties":{"type":"string"}}`, `{` + string(value) + `:1}`},
+			{`{"type":"object","propertyNames":` + str + `}`, `{` + string(value) + `:null}`},
 		} {
 			out := checkSchema(t, &tally{}, "fuzz", []byte(c.schema), subsetcheck.Draft2020, 1)
 			if !out.compiled {

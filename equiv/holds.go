@@ -107,11 +107,7 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 			}
 		}
 		for _, m := range v.Members {
-			ps := s.AdditionalProperties
-			if p := declared(s, m.Name); p != nil {
-				ps = p
-			}
-			if !holds(d, ps, m.Value, 0) {
+			if !memberHolds(d, s, m.Name, m.Value) { // names.go
 				return false
 			}
 		}

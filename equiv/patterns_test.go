@@ -17,8 +17,9 @@ import (
 const corpusPatterns = "../strlang/testdata/corpus-patterns.json"
 
 // TestCorpusPatterns runs the equivalence check on the corpus's own
-// patterns, each as a string schema alone and, one in three, within
-// length bounds, and as a property: members of its language, near misses
+// patterns, each as a string schema alone and, one in three each, within
+// length bounds and as a property, as a patternProperties name, and as
+// propertyNames' pattern: members of its language, near misses
 // at every position and every bound, strings sampled from the grammar,
 // the oracle (regexp2 in ECMAScript mode) judging, llama.cpp agreeing.
 // A pattern strlang compiles must compile; the others must be refused
@@ -51,10 +52,15 @@ func TestCorpusPatterns(t *testing.T) {
 				qb, _ := json.Marshal(p.Pattern)
 				q := string(qb)
 				schemas := []string{`{"type":"string","pattern":` + q + `}`}
-				if i%3 == 0 {
+				switch i % 3 {
+				case 0:
 					schemas = append(schemas,
 						`{"type":"string","pattern":`+q+`,"minLength":2,"maxLength":12}`,
 						`{"type":"object","properties":{"p":{"type":["string","null"],"pattern":`+q+`,"maxLength":40}},"required":["p"]}`)
+				case 1:
+					schemas = append(schemas, `{"type":"object","patternProperties":{`+q+`:{"type":"integer"}},"additionalProperties":{"type":"string"}}`)
+				case 2:
+					schemas = append(schemas, `{"type":"object","propertyNames":{"pattern":`+q+`},"additionalProperties":{"type":"null"}}`)
 				}
 				for k, s := range schemas {
 					out := checkSchema(t, tl, fmt.Sprintf("pattern %d.%d %s", i, k, q), []byte(s), subsetcheck.Draft2020, *flagSeed)

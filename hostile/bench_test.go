@@ -66,6 +66,7 @@ func classes() []class {
 		{"pattern-nested-counts", compile(`{"type":"string","pattern":"((a{1,100}){1,100}){1,100}"}`)},
 		{"pattern-dot-5000-union", compile(`{"type":"string","pattern":"^(?:x|.{1,5000}|[ab]{1,5000})$"}`)},
 		{"pattern-length-product", compile(`{"type":"string","pattern":"^(?:\\S+\\s+){0,99}\\S+$","maxLength":5000}`)},
+		{"patternProperties-regions", compile(`{"type":"object","patternProperties":{"a":{},"b":{},"c":{},"d":{},"e":{},"f":{},"g":{}}}`)},
 		{"pattern-word-count", compile(`{"type":"string","pattern":"^(?:\\S+\\s+){0,49}\\S+$","maxLength":400}`)},
 		{"multipleOf-1e-300", compile(`{"type":"number","multipleOf":1e-300}`)},
 		{"multipleOf-7-1e300", compile(`{"type":"integer","multipleOf":7,"minimum":-1e300,"maximum":1e300}`)},

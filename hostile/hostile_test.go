@@ -115,6 +115,9 @@ func TestRefused(t *testing.T) {
 		{"pattern: lookahead", `{"type":"string","pattern":"^(?=a)"}`, none, "S211"},
 		{"pattern: not u-mode", `{"type":"string","pattern":"\\-"}`, none, "S203"},
 		{"pattern: no string", `{"type":"string","pattern":"^a$","minLength":2}`, none, "C401"},
+		{"patternProperties: 2^7 regions", `{"type":"object","patternProperties":{"a":{},"b":{},"c":{},"d":{},"e":{},"f":{},"g":{}}}`, none, "L506"},
+		{"patternProperties: names automaton", `{"type":"object","patternProperties":{"a.{8}$":{"type":"null"},"b.{9}$":{"type":"integer"}}}`, none, "L506"},
+		{"propertyNames rejects a required name", `{"type":"object","required":["A"],"propertyNames":{"pattern":"^[a-z]+$"}}`, none, "C401"},
 
 		// Grammars that would be too big.
 		{"MaxRules lowered", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}}`, schema2gbnf.Options{MaxRules: 2}, "C403"},

@@ -92,8 +92,10 @@ var checkCases = []struct {
 
 	// Refused keywords.
 	{"", `{"$dynamicRef":"#a","unevaluatedItems":false}`, "S201 S201", ""},
-	{"", `{"pattern":"a","patternProperties":{}}`, "S201", ""},
-	{"", `{"propertyNames":{}}`, "S201", ""},
+	{"", `{"pattern":"a","patternProperties":{},"propertyNames":{}}`, "", ""},
+	{"", `{"patternProperties":{"^\\-":{}}}`, "S203", ""},
+	{"", `{"patternProperties":{"(?<!a)b":{},"c":{"unevaluatedItems":true}}}`, "S211 S201", ""},
+	{"portable", `{"type":"object","additionalProperties":false,"patternProperties":{"a":{"type":"null"}},"propertyNames":{"type":"string"}}`, "S201 S201", ""},
 	{"", `{"unevaluatedItems":false,"unevaluatedProperties":false}`, "S201 S201", ""},
 
 	// Counting and dependencies (counting.go): enforced in exact, refused

@@ -186,7 +186,7 @@ var Keywords = []Keyword{
 	{"else", from7, ShapeSchema, Enforced, Refused, "without if it constrains nothing (W301)", checkElse},
 
 	// Refused.
-	{"patternProperties", all, ShapeSchemaMap, Refused, Refused, "list the members in properties, or use additionalProperties", checkPatternProperties},
+	{"patternProperties", all, ShapeSchemaMap, Enforced, Refused, "names read as pattern's are; a member whose name matches a pattern, declared or not, must match its schema (every pattern that matches: a meet), and additionalProperties takes the names no pattern matches", checkPatternProperties},
 	{"uniqueItems", all, ShapeValue, Enforced, Refused, "false constrains nothing; true is exact where an array holds at most one item or its items are few enough to list (Options.MaxUniqueItems), refused (C402) otherwise", checkUniqueItems},
 	{"multipleOf", all, ShapeValue, Enforced, Refused, "exact, in rational arithmetic (0.3 is a multiple of 0.1); a number under multipleOf accepts only plain decimals (no exponent)", checkMultipleOf},
 	{"minProperties", all, ShapeValue, Enforced, Refused, "counts declared and extra members", checkMinProperties},
@@ -194,7 +194,7 @@ var Keywords = []Keyword{
 	{"contains", from6, ShapeSchema, Enforced, Refused, "exact where the items that do not match it can be described (its complement as not builds it, or the item values listed); refused (C402) otherwise", checkContains},
 	{"minContains", from2019, ShapeValue, Enforced, Refused, "beside contains only", checkMinContains},
 	{"maxContains", from2019, ShapeValue, Enforced, Refused, "beside contains only", checkMaxContains},
-	{"propertyNames", from6, ShapeSchema, Refused, Refused, `list the members in properties with "additionalProperties": false`, checkPropertyNames},
+	{"propertyNames", from6, ShapeSchema, Enforced, Refused, "every member name, declared or extra, must be a string it accepts: its string keywords (pattern, lengths, enum, const, format) apply; a required name it rejects is C401", checkPropertyNames},
 	{"dependencies", all, ShapeDependency, Enforced, Refused, "both forms (names, schema); enforced in every draft, as validators do", checkDependencies},
 	{"dependentRequired", from2019, ShapeValue, Enforced, Refused, "", checkDependentRequired},
 	{"dependentSchemas", from2019, ShapeSchemaMap, Enforced, Refused, "met with the object schema when the member is present", checkDependentSchemas},

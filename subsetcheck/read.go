@@ -42,7 +42,14 @@ var DefaultLimits = Limits{
 	MaxPatternRepeat:  strlang.DefaultRepeat,
 	MaxPatternStates:  strlang.DefaultStates,
 	MaxLengthStates:   strlang.DefaultLengthStates,
+	MaxNameRegions:    DefaultNameRegions,
 }
+
+// DefaultNameRegions is the default of Limits.MaxNameRegions: n
+// patternProperties whose languages overlap in every way split an
+// object's extra member names into up to 2^n regions, each with its own
+// value schema and a part of the names' automaton.
+const DefaultNameRegions = 64
 
 // withDefaults fills the zero fields of l from DefaultLimits.
 func (l Limits) withDefaults() Limits {
@@ -74,6 +81,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MaxPatternRepeat, DefaultLimits.MaxPatternRepeat)
 	def(&l.MaxPatternStates, DefaultLimits.MaxPatternStates)
 	def(&l.MaxLengthStates, DefaultLimits.MaxLengthStates)
+	def(&l.MaxNameRegions, DefaultLimits.MaxNameRegions)
 	return l
 }
 

@@ -75,6 +75,7 @@ type Limits struct {
 	MaxPatternRepeat  int // a pattern with its counted repetitions written out, in automaton positions
 	MaxPatternStates  int // states of an automaton while it is built: a pattern's, an intersection's
 	MaxLengthStates   int // states of a language intersected with minLength/maxLength
+	MaxNameRegions    int // regions of member names an object's patternProperties split its extra members into
 }
 
 // Strlang is the part of the limits that bounds string languages, as the

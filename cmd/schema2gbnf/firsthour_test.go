@@ -74,6 +74,7 @@ func TestLimitMessagesNameTheirFlag(t *testing.T) {
 		{"L506", `{"pattern":"a{50}"}`, "-max-pattern-repeat", "10", "100", nil},
 		{"L506", `{"pattern":"(a|b)*a(a|b){4}"}`, "-max-pattern-states", "8", "100", nil},
 		{"L506", `{"pattern":"\\d","maxLength":20}`, "-max-length-states", "10", "100", nil},
+		{"L506", `{"patternProperties":{"a":{},"b":{}}}`, "-max-name-regions", "2", "10", nil},
 		{"C402", `{"anyOf":[{"type":"string"},{"type":"integer"}],"minLength":1}`, "-max-alternatives", "1", "10", nil},
 		{"C402", `{"properties":{"a":{"type":"string"}},"anyOf":[{"properties":{"a":{"minLength":1}}},{"properties":{"a":{"maxLength":3}}}]}`, "-max-meets", "1", "10", nil},
 		{"R602", `{"type":"string","maxLength":50}`, "-max-regex-bytes", "10", "100000", []string{"-format", "regex"}},

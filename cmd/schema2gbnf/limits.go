@@ -19,7 +19,7 @@ type limitFlags struct {
 	maxSubschemas   int
 	maxNestedBytes  int
 	maxValues       int
-	maxPattern      struct{ bytes, nesting, repeat, states, lengthStates int }
+	maxPattern      struct{ bytes, nesting, repeat, states, lengthStates, regions int }
 	maxRules        int
 	maxAlts         int
 	maxMeets        int
@@ -45,6 +45,7 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxPattern.repeat, "max-pattern-repeat", d.MaxPatternRepeat, "refuse a pattern that is more than `N` automaton positions with its counted repetitions written out (L506)")
 	fs.IntVar(&l.maxPattern.states, "max-pattern-states", d.MaxPatternStates, "refuse a pattern, or an intersection of patterns, whose automaton needs more than `N` states (L506)")
 	fs.IntVar(&l.maxPattern.lengthStates, "max-length-states", d.MaxLengthStates, "refuse a string language cut to minLength/maxLength that needs more than `N` states (L506)")
+	fs.IntVar(&l.maxPattern.regions, "max-name-regions", d.MaxNameRegions, "refuse an object whose patternProperties split its member names into more than `N` regions (L506)")
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
 	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and combinators (anyOf, allOf, oneOf, not, if) beside other keywords expand into more than `N` alternatives (C402)")
 	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and combinators (C402)")
@@ -71,6 +72,7 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 		MaxPatternRepeat:  l.maxPattern.repeat,
 		MaxPatternStates:  l.maxPattern.states,
 		MaxLengthStates:   l.maxPattern.lengthStates,
+		MaxNameRegions:    l.maxPattern.regions,
 	}
 	opts.MaxRules = l.maxRules
 	opts.MaxAlternatives = l.maxAlts
