@@ -7,7 +7,10 @@
 // schema's own keywords with its $ref target and with each anyOf branch
 // (expand.go). Each plain alternative becomes a union of per-type grammars
 // (schema.go for objects, arrays and enums; json.go for strings, numbers and
-// any value; integer.go for integer ranges; repeat.go for big counts). Last,
+// any value; integer.go for integer ranges; repeat.go for big counts;
+// pattern.go for strings with a pattern, their language an automaton that
+// machine.go writes a rule per state; names.go for patternProperties and
+// propertyNames). Last,
 // rules that can derive no text are pruned, unreachable rules dropped and
 // deep groups moved into rules of their own (prune.go); a root that admits
 // nothing is an error, never a grammar. Canonical (canonical.go) walks the

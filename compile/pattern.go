@@ -130,11 +130,24 @@ func (cp *compiler) patternString(p *subsetcheck.Schema, base string, except []s
 	case e.expr != nil:
 		return e.expr
 	case e.lang.IsEmpty():
-		cp.noteCause("no string at %q matches its pattern%s within its lengths and format", p.Pointer, plural(len(p.Patterns)))
+		cp.noteCause("no string at %q matches its pattern%s within its lengths and format%s", p.Pointer, plural(len(p.Patterns)), delimiterHint(p.Patterns))
 		return nil
 	}
 	e.expr = seq(lit(`"`), cp.machineExpr(langMachine(e.lang, epsilon()), base))
 	return e.expr
+}
+
+// delimiterHint points at a pattern written as a JavaScript literal
+// (/^a$/, /x/g): JSON Schema's pattern has no delimiters, so its ^ after a
+// / can never match.
+func delimiterHint(ps []*subsetcheck.Pattern) string {
+	for _, pt := range ps {
+		src := strings.TrimRight(pt.Source, "dgimsuvy")
+		if len(src) >= 2 && src[0] == '/' && src[len(src)-1] == '/' {
+			return fmt.Sprintf(" (pattern %q is written with JavaScript's /…/ delimiters, which a JSON Schema pattern does not have: drop them)", pt.Source)
+		}
+	}
+	return ""
 }
 
 func plural(n int) string {
