@@ -49,7 +49,8 @@ func (cp *compiler) memberSchema(p *subsetcheck.Schema, name string) (*subsetche
 		s, ok = cp.conj(s, x)
 		return ok
 	}
-	if d := property(p, name); d != nil && !meet(d) {
+	isDeclared := declared(p, name)
+	if isDeclared && !meet(property(p, name)) { // (nil: any value)
 		return nil, false
 	}
 	for _, pp := range p.PatternProperties {
@@ -57,7 +58,7 @@ func (cp *compiler) memberSchema(p *subsetcheck.Schema, name string) (*subsetche
 			return nil, false
 		}
 	}
-	if parts == 0 {
+	if parts == 0 && !isDeclared {
 		return p.AdditionalProperties, true
 	}
 	return s, true
