@@ -148,12 +148,15 @@ func docOf(c *subsetcheck.Checked, name string) *subsetcheck.Document {
 // relaxable says whether the lenient profile relaxes a refusal of the
 // compiler: every C-code at a place of the schema, a limit met there too
 // (uniqueItems over values without end, a multipleOf automaton, the meets
-// of a oneOf; the warning quotes the message, which names the limit to
-// raise instead), but C401 (the schema admits no value: nothing to relax)
+// of a oneOf, a string language past a Limits.MaxPattern* limit, L506; the
+// warning quotes the message, which names the limit to raise instead), but
+// C401 (the schema admits no value: nothing to relax)
 // and the whole grammar's size (Options.MaxRules), which relaxing one
 // place would not mend but only blur.
 func relaxable(p *subsetcheck.Problem) bool {
 	switch {
+	case p.Code == subsetcheck.CodePatternTooLarge:
+		return true
 	case !strings.HasPrefix(string(p.Code), "C"), p.Code == subsetcheck.CodeNoValidValue:
 		return false
 	case p.Code == subsetcheck.CodeGrammarTooLarge && strings.Contains(p.Message, "Options.MaxRules"):

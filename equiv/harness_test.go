@@ -39,6 +39,7 @@ type tally struct {
 	valid, invalid, texts, sampled, engine int
 	modelBugs, failures, skippedLong       int
 	relaxedAccepts                         int      // lenient: texts accepted that break a relaxed constraint
+	unjudged                               int      // texts the oracle's regexp engine ran out of time on
 	repeatedCounted                        int      // texts with repeated names under minProperties, outside the claim
 	noValid                                []string // compiled schemas the generator found no valid value for
 	refusedBy                              map[subsetcheck.Code]int
@@ -62,8 +63,8 @@ func (t *tally) String() string {
 	}
 	sort.Strings(codes)
 	sort.Strings(t.noValid)
-	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; accepted breaking only relaxed constraints %d; model disagreements %d; failures %d; no valid value generated for %d %q",
-		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.relaxedAccepts, t.modelBugs, t.failures, len(t.noValid), t.noValid)
+	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; accepted breaking only relaxed constraints %d; unjudged by the oracle %d; model disagreements %d; failures %d; no valid value generated for %d %q",
+		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.relaxedAccepts, t.unjudged, t.modelBugs, t.failures, len(t.noValid), t.noValid)
 }
 
 // perSchema are the fewest values, texts and engine checks a run must
@@ -199,9 +200,7 @@ var refLoader subsetcheck.Loader
 
 // lenientOracleGap says why the oracle may not compile a schema the lenient
 // profile compiled: a $ref to a document nobody handed in (the lenient
-// grammar does not follow it, W309; a validator cannot either), or a
-// pattern that is not ECMA-262 with the u flag (the checker reads patterns
-// as RE2 for now, and the grammar dropped the pattern, W305). "" otherwise.
+// grammar does not follow it, W309; a validator cannot either). "" otherwise.
 func lenientOracleGap(c *subsetcheck.Checked, err error) string {
 	if c.Profile != subsetcheck.Lenient {
 		return ""
@@ -210,9 +209,6 @@ func lenientOracleGap(c *subsetcheck.Checked, err error) string {
 		if p.Code == subsetcheck.CodeRelaxedRef && strings.Contains(err.Error(), "loading") {
 			return "a $ref to a document not handed in (W309)"
 		}
-	}
-	if strings.Contains(err.Error(), "is not valid regex") {
-		return "a pattern that is not ECMA-262 with the u flag, dropped (W305)"
 	}
 	return ""
 }
@@ -351,6 +347,9 @@ func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
 		return true
 	}
 	ok, err := r.oracle.Valid(text)
+	if r.unjudged(err) {
+		return true
+	}
 	switch {
 	case ok:
 	case err == nil && r.explain != nil:
@@ -416,6 +415,16 @@ func relaxedFailure(c *subsetcheck.Checked, text string) (*validate.Failure, boo
 		return &validate.Failure{Message: err.Error()}, false
 	}
 	return explainRelaxed(v, c, text)
+}
+
+// unjudged counts a text the oracle could not judge (its regexp engine
+// backtracks, and ran out of time): it proves nothing either way.
+func (r *run) unjudged(err error) bool {
+	if !errors.Is(err, oracle.ErrCannotJudge) {
+		return false
+	}
+	r.tally.add(func(t *tally) { t.unjudged++ })
+	return true
 }
 
 // checkSchema builds a schema and, when it compiles, runs the whole
@@ -508,7 +517,11 @@ func (r *run) check() {
 			r.tally.add(func(t *tally) { t.skippedLong++ })
 			continue
 		}
-		if ok, err := r.oracle.Valid(text); !ok {
+		ok, err := r.oracle.Valid(text)
+		if r.unjudged(err) {
+			continue
+		}
+		if !ok {
 			if r.explain == nil || err != nil {
 				r.modelBug("generated as valid, the validator rejects it", text, verdictName(ok, err))
 				continue
@@ -557,7 +570,11 @@ func (r *run) check() {
 			r.tally.add(func(t *tally) { t.skippedLong++ })
 			continue
 		}
-		if ok, err := r.oracle.Valid(text); ok || err != nil {
+		ok, err := r.oracle.Valid(text)
+		if r.unjudged(err) {
+			continue
+		}
+		if ok || err != nil {
 			if ok && r.explain != nil {
 				r.fail("NARROWED: the relaxed schema rejects a value the schema accepts (a relaxation narrowed it)", text, "-", "accepts")
 				continue

@@ -105,7 +105,7 @@ func (c *checker) checked(root *Schema, opts Options) *Checked {
 		c.closeObjects()
 	}
 	c.warns.Sort()
-	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Doc: c.main, Warnings: c.warns,
+	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Limits: c.lim, Doc: c.main, Warnings: c.warns,
 		BaseURI: c.baseURI, Documents: c.docs}
 }
 
@@ -137,6 +137,7 @@ type checker struct {
 	anchors   map[string]resource // anchors by URI#name
 	// positionsTaken is set once firstPositions holds a walk's positions.
 	positionsTaken bool
+	patterns       map[string]patternResult     // each pattern text compiled once (pattern.go)
 	index          map[*Value]map[string]*Value // member lookup for large objects on $ref paths
 	tooMany        bool                         // Limits.MaxSubschemas was reached
 	metaOnly       bool                         // the meta pass: report only bad keyword values

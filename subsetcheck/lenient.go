@@ -160,24 +160,25 @@ func conditionWhat(at *Value) string {
 
 // schemaErrors are the checker's codes that say the schema itself is wrong,
 // which no relaxation mends; every other S-code is a refusal of the exact
-// profile, relaxed under the lenient one (S201, S206, S210, and a code a
-// keyword's handler adds later for what it cannot enforce).
+// profile, relaxed under the lenient one (S201, S206, S210, S211, and a
+// code a keyword's handler adds later for what it cannot enforce).
 var schemaErrors = map[Code]bool{CodeBadKeywordValue: true, CodeNotASchema: true, CodeUnresolvedRef: true,
 	CodeRefCycle: true, CodeUnknownDraft: true, CodePortableRule: true, CodeRefPath: true}
 
-// relaxedRefusal turns a refusal the checker reports at the keyword ptr
-// into a wish to relax that keyword, and says whether it did.
+// relaxedRefusal turns a refusal the checker reports at ptr into a wish to
+// relax the keyword it stands in, and says whether it did. A problem inside
+// a keyword's value (a name of patternProperties that is no regular
+// language) relaxes the whole keyword: dropping one name alone would hand
+// its members to additionalProperties, which may narrow. A pattern's size
+// limit (L506) is relaxed too, as the compiler's limits at one place are:
+// the warning quotes the message, which names the limit to raise instead.
 func (c *checker) relaxedRefusal(code Code, ptr, message string) bool {
-	if c.metaOnly || !strings.HasPrefix(string(code), "S") || schemaErrors[code] {
+	relaxable := strings.HasPrefix(string(code), "S") && !schemaErrors[code] || code == CodePatternTooLarge
+	if c.metaOnly || !relaxable {
 		return false
 	}
-	i := strings.LastIndexByte(ptr, '/')
-	if i < 0 {
-		return false
-	}
-	name, ok := unescapeToken(ptr[i+1:])
-	v := c.doc.At(ptr[:i])
-	if !ok || v == nil || v.Kind != Object {
+	v, name, ptr, ok := c.keywordOf(ptr)
+	if !ok {
 		return false
 	}
 	m := memberNamed(v, name)
@@ -193,6 +194,22 @@ func (c *checker) relaxedRefusal(code Code, ptr, message string) bool {
 	w.doc = c.doc
 	c.lenient.wishes = append(c.lenient.wishes, w)
 	return true
+}
+
+// keywordOf finds the keyword a problem at ptr stands in: the member of the
+// innermost schema object on ptr's path, with its pointer.
+func (c *checker) keywordOf(ptr string) (schema *Value, name, kwPtr string, ok bool) {
+	for {
+		i := strings.LastIndexByte(ptr, '/')
+		if i < 0 {
+			return nil, "", "", false
+		}
+		if v := c.doc.At(ptr[:i]); v != nil && v.Kind == Object && c.builtAt(v) != nil {
+			name, ok := unescapeToken(ptr[i+1:])
+			return v, name, ptr, ok
+		}
+		ptr = ptr[:i]
+	}
 }
 
 // relaxedKeyword applies the relaxation decided for keyword k, if any, and

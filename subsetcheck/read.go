@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/schema2gbnf/schema2gbnf/strlang"
 )
 
 // InputTooLarge is the L501 problem for an input of size bytes, more than
@@ -36,7 +38,20 @@ var DefaultLimits = Limits{
 	MaxValues:       2_000_000,
 	MaxRefDocuments: 1000,
 	MaxRefBytes:     64 << 20,
+
+	MaxPatternBytes:   strlang.DefaultPatternBytes,
+	MaxPatternNesting: strlang.DefaultDepth,
+	MaxPatternRepeat:  strlang.DefaultRepeat,
+	MaxPatternStates:  strlang.DefaultStates,
+	MaxLengthStates:   strlang.DefaultLengthStates,
+	MaxNameRegions:    DefaultNameRegions,
 }
+
+// DefaultNameRegions is the default of Limits.MaxNameRegions: n
+// patternProperties whose languages overlap in every way split an
+// object's extra member names into up to 2^n regions, each with its own
+// value schema and a part of the names' automaton.
+const DefaultNameRegions = 64
 
 // withDefaults fills the zero fields of l from DefaultLimits.
 func (l Limits) withDefaults() Limits {
@@ -64,6 +79,17 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxRefBytes <= 0 {
 		l.MaxRefBytes = DefaultLimits.MaxRefBytes
 	}
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxPatternBytes, DefaultLimits.MaxPatternBytes)
+	def(&l.MaxPatternNesting, DefaultLimits.MaxPatternNesting)
+	def(&l.MaxPatternRepeat, DefaultLimits.MaxPatternRepeat)
+	def(&l.MaxPatternStates, DefaultLimits.MaxPatternStates)
+	def(&l.MaxLengthStates, DefaultLimits.MaxLengthStates)
+	def(&l.MaxNameRegions, DefaultLimits.MaxNameRegions)
 	return l
 }
 
