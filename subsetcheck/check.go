@@ -127,14 +127,15 @@ type checker struct {
 	// Values Read numbered are found by id in built, a slice: a map
 	// insert per subschema was a tenth of the check. Values made by hand
 	// go to the map.
-	built     []*Schema
-	schemas   map[*Value]*Schema
-	nBuilt    int                 // schemas in built and schemas, against Limits.MaxSubschemas
-	pending   []pendingRef        // $refs to resolve once the walk is done
-	rootBase  string              // the root's base URI: its $id resolved against baseURL, without fragment
-	resolved  map[refKey]*Schema  // $refs already resolved (nil target: refused)
-	resources map[string]resource // schema resources by URI (resources.go), made on first use
-	anchors   map[string]resource // anchors by URI#name
+	built       []*Schema
+	schemas     map[*Value]*Schema
+	nBuilt      int                 // schemas in built and schemas, against Limits.MaxSubschemas
+	pending     []pendingRef        // $refs to resolve once the walk is done
+	rootBase    string              // the root's base URI: its $id resolved against baseURL, without fragment
+	rootDialect bool                // the root names its dialect ($schema): else the draft is the default
+	resolved    map[refKey]*Schema  // $refs already resolved (nil target: refused)
+	resources   map[string]resource // schema resources by URI (resources.go), made on first use
+	anchors     map[string]resource // anchors by URI#name
 	// positionsTaken is set once firstPositions holds a walk's positions.
 	positionsTaken bool
 	patterns       map[string]patternResult     // each pattern text compiled once (pattern.go)
