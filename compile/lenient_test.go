@@ -98,6 +98,25 @@ func TestLenientKeepsLimits(t *testing.T) {
 	if len(c.Relaxed) == 0 || !strings.Contains(c.Relaxed[0].Message, "Options.MaxAlternatives") {
 		t.Errorf("relaxed %v, want a warning naming the limit", c.Relaxed)
 	}
+	// A string language past its limit (L506) where the compiler builds it:
+	// the pattern goes, the lengths stay.
+	c, g, err := lenient(t, `{"type":"string","pattern":"^[a-z]{1,60}@[a-z]{1,60}$","maxLength":200}`,
+		subsetcheck.Options{Limits: subsetcheck.Limits{MaxLengthStates: 100}}, Options{Whitespace: Compact})
+	if err != nil {
+		t.Fatalf("MaxLengthStates met at one place: %v", err)
+	}
+	if got := relaxedCodes(c); got != "W308 /pattern" || !strings.Contains(c.Relaxed[0].Message, "Limits.MaxLengthStates") {
+		t.Errorf("relaxed %v, want W308 /pattern naming the limit", c.Relaxed)
+	}
+	m, err := gbnf.NewMatcher(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]bool{`"@"`: true, `"` + strings.Repeat("a", 201) + `"`: false} {
+		if r, _ := m.Check(text); r.Accepted != want {
+			t.Errorf("MaxLengthStates relaxed: %s accepted %v, want %v", text, r.Accepted, want)
+		}
+	}
 }
 
 // TestLenientRelaxRounds: the ladder's compiles are bounded
