@@ -55,6 +55,10 @@ func TestSchemaInvalidPerRelaxation(t *testing.T) {
 	}{
 		{"a refused keyword dropped (W305)", `{"type":"object","properties":{"a":{"type":"integer"}},"unevaluatedProperties":false}`, subsetcheck.CodeRelaxedKeyword,
 			`{"a":1}`, `{"a":1,"b":2}`, "unevaluatedProperties", "/unevaluatedProperties", "/b"},
+		{"a pattern with a lookahead dropped (W305, S211)", `{"type":"object","properties":{"id":{"type":"string","pattern":"^(?!tmp)[a-z]+$"}},"required":["id"]}`, subsetcheck.CodeRelaxedKeyword,
+			`{"id":"abc"}`, `{"id":"tmpx"}`, "pattern", "/properties/id/pattern", "/id"},
+		{"a patternProperties name with a lookbehind: the keyword dropped (W305, S211)", `{"type":"object","patternProperties":{"(?<=x)y":{"type":"integer"}}}`, subsetcheck.CodeRelaxedKeyword,
+			`{"xy":1}`, `{"xy":"s"}`, "type", "/patternProperties/(?<=x)y/type", "/xy"},
 		{"oneOf as anyOf (W306)", `{"type":"object","properties":{"n":{"oneOf":[{"type":"object","unevaluatedProperties":false},{"type":"object","required":["a"]}]}}}`, subsetcheck.CodeRelaxedOneOf,
 			`{"n":{"a":1}}`, `{"n":{"b":1}}`, "oneOf", "/properties/n/oneOf", "/n"},
 		{"a negation relaxed (W307)", `{"type":"array","items":{"type":"integer"},"not":{"unevaluatedItems":{"type":"integer"},"minItems":2}}`, subsetcheck.CodeRelaxedNegation,
