@@ -17,11 +17,11 @@
 //
 // The walk is run again until the relaxations are settled: each walk
 // applies the relaxations decided so far, meets what the profile refuses
-// (S201, S206, S210: any S-code but the schema's own errors,
-// relaxedRefusal) as wishes to relax the keyword refused, and then reads
-// the live schema graph for polarity. A schema the exact profile admits meets no wish and
-// is checked in one walk, into the very Schema graph the exact profile
-// builds.
+// (S201, S206, S210, S211: any S-code but the schema's own errors, and a
+// pattern's size limit L506; relaxedRefusal) as wishes to relax the keyword
+// refused, and then reads the live schema graph for polarity. A schema the
+// exact profile admits meets no wish and is checked in one walk, into the
+// very Schema graph the exact profile builds.
 
 package subsetcheck
 
