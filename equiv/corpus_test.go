@@ -93,8 +93,14 @@ func TestCorpus(t *testing.T) {
 	})
 	t.Logf("%s: %s; %s", dir, tl, time.Since(start).Round(time.Second))
 	// Every vendored schema compiles (unless formats are asserted); of a
-	// whole corpus, at least a third.
-	tl.require(t, len(files)/3)
+	// whole corpus, at least a third. Under -lenient only the schemas the
+	// exact profile refuses are checked, fewer as it refuses less: at
+	// least one, each with its values and texts (require's counts).
+	least := len(files) / 3
+	if *flagLenient {
+		least = 1
+	}
+	tl.require(t, least)
 	if len(slow) > 0 {
 		t.Logf("slow schemas (over 10s): %s", strings.Join(slow, ", "))
 	}
