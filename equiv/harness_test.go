@@ -99,7 +99,10 @@ func (tl *tally) require(t testing.TB, minCompiled int) {
 	if *flagEngine && !interop.Skipped() { // TestLlamaEngine says when it is skipped
 		low("engine checks", tl.engine, perSchema.engine)
 	}
-	if len(tl.noValid) > 0 && (*flagCorpus == "" || len(tl.noValid)*100 > n) {
+	// A whole corpus may hold a few schemas the generator finds no valid
+	// value for (1%, and one in a run of under a hundred, as -lenient's is);
+	// the vendored schemas none.
+	if len(tl.noValid) > 0 && (*flagCorpus == "" || len(tl.noValid) > max(1, n/100)) {
 		t.Errorf("no valid value generated for %d compiled schemas: %q", len(tl.noValid), tl.noValid)
 	}
 }

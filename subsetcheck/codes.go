@@ -41,6 +41,7 @@ const (
 	CodeRelaxedNegation Code = "W307" // not, if/then/else or maxContains relaxed as a whole
 	CodeRelaxedCompile  Code = "W308" // a keyword or schema the compiler refused (C402, ...) is dropped
 	CodeRelaxedRef      Code = "W309" // a $ref that is not followed (S206)
+	CodeIgnoredDialect  Code = "W310" // a subschema's $schema switching dialects, ignored (S208)
 
 	// Compiling.
 	CodeNoValidValue         Code = "C401" // the schema (or a required part) admits no value
@@ -103,6 +104,7 @@ var CodeTable = []CodeInfo{
 	{CodeRelaxedOneOf, "Lenient profile: oneOf is enforced as anyOf: a value that matches two branches is accepted. Because the exact profile refuses it (S201), or its branches overlap (C404), or a constraint inside a branch is relaxed (widening a branch of exactly-one would reject values).", "Validate replies after decoding; or make the branches exclusive and use the exact profile."},
 	{CodeRelaxedNegation, "Lenient profile: a keyword that negates its subschema, in part or whole, is relaxed as a whole: not is dropped, if/then/else becomes anyOf of then and else (dropped when one is missing), maxContains is dropped. Because it is refused, or a constraint inside it is relaxed: dropping a constraint inside a negation would narrow the schema, and the grammar must accept every valid value.", "Validate replies after decoding."},
 	{CodeRelaxedCompile, "Lenient profile: a keyword (or, when no one keyword suffices, a whole subschema) that the compiler cannot enforce exactly at one place (C402, C404, a limit met there such as -max-alternatives or L506's; not the whole grammar's -max-rules) is dropped.", "Validate replies after decoding, or simplify the schema as the compiler's message, quoted in the warning, says."},
+	{CodeIgnoredDialect, "Lenient profile: a subschema that is not a resource's root names another dialect in $schema (S208 in the exact profile); validators ignore it there, and so does the profile: the subschema is read in the document's dialect.", "Move the $schema to the root (or pass -draft) if the whole document is written in that dialect; else remove it."},
 	{CodeRelaxedRef, "Lenient profile: a $ref to another document that was not handed in (S206) is not followed: the schema it names is not enforced, and a validator needs that document to check it after decoding.", "Hand in the document (-refs DIR, -ref URI=FILE), or copy the schema into $defs."},
 	{CodeNoValidValue, "The schema, or a part that must be present, admits no value.", "Loosen the constraints that contradict each other."},
 	{CodeNotExactlyCompilable, "A combination of admitted keywords that the compiler cannot enforce exactly, or one that would expand past Options.MaxAlternatives, Options.MaxMeets or Options.MaxOneOfPairs (flags -max-alternatives, -max-meets, -max-oneof-pairs; dependencies split into cases count as alternatives), or uniqueItems on items that take more values than Options.MaxUniqueItems (flag -max-unique-items, default 8).", "The message says which; simplify the schema."},

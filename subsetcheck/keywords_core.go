@@ -96,13 +96,29 @@ func checkSchemaURI(c *checker, k *keywordAt) {
 		c.bad(k, "must be a string, the dialect's URI")
 	} else if !k.ctx.root {
 		if d, ok := dialect(val.Str); !ok || d != c.draft {
-			if c.rootDialect {
+			if ok && c.lenient != nil && !c.changesBase(k.obj) && !namesResource(k.obj, d) {
+				c.warnAt(CodeIgnoredDialect, c.pointerOf(k), val.Offset, "this $schema names %s, but a subschema that is not a resource's root cannot switch dialects; validators ignore it, and it is read as %s like the rest of the document (the exact profile refuses it, S208); if the whole document is written in %s, move this $schema to the root or pass -draft", d, c.draft, d)
+			} else if c.rootDialect {
 				c.errorAt(CodeUnknownDraft, c.pointerOf(k), val.Offset, "a subschema may not switch dialects (the root is %s); remove this $schema", c.draft)
 			} else {
 				c.errorAt(CodeUnknownDraft, c.pointerOf(k), val.Offset, "a subschema may not switch dialects, and the root names none, so the document is read as %s (-draft, Options.Draft); if the whole document is written in that dialect, move this $schema to the root or pass -draft; else remove it", c.draft)
 			}
 		}
 	}
+}
+
+// namesResource says whether v is a resource's root in draft d: its own
+// id there names a base. A subschema whose $schema switches dialects and
+// which its dialect makes a resource (draft-04's id) is read in that dialect
+// by validators, and stays refused (S208); one that is no resource in either
+// has its $schema ignored by them, and by the lenient profile.
+func namesResource(v *Value, d Draft) bool {
+	name := "$id"
+	if d == Draft4 {
+		name = "id"
+	}
+	id := v.Get(name)
+	return id != nil && id.Kind == String && id.Str != "" && !strings.HasPrefix(id.Str, "#")
 }
 
 // $id, and draft-04's id: a URI reference, without a fragment from 2019-09.

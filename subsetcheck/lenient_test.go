@@ -96,6 +96,42 @@ func TestLenientKeepsErrors(t *testing.T) {
 	}
 }
 
+// TestLenientIgnoresSubschemaDialect: a subschema's $schema naming another
+// known dialect is read in the document's dialect with W310, as validators
+// read it (the $ref's siblings apply, as 2020-12 says), not refused; an
+// unknown dialect stays S208.
+func TestLenientIgnoresSubschemaDialect(t *testing.T) {
+	schema := `{"properties":{"a":{"$schema":"http://json-schema.org/draft-04/schema#","$ref":"#/$defs/x","type":"string"}},"$defs":{"x":{"minLength":2}}}`
+	c, err := Check(mustRead(t, schema), Options{Profile: Lenient})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warns []string
+	for _, w := range c.Warnings {
+		warns = append(warns, string(w.Code)+" "+w.Pointer)
+	}
+	if got := strings.Join(warns, ", "); got != "W310 /properties/a/$schema" {
+		t.Errorf("warnings %s, want W310 at the subschema's $schema", got)
+	}
+	a := c.Root.Properties[0].Schema
+	if a.Ref == nil || a.Types != TString {
+		t.Errorf("the subschema was not read as 2020-12 (its $ref and its type both apply): ref %v, types %v", a.Ref, a.Types)
+	}
+	if _, err := Check(mustRead(t, schema), Options{}); err == nil || !strings.Contains(err.Error(), "S208") {
+		t.Errorf("exact profile: %v, want S208", err)
+	}
+	// A resource's root in its own dialect (draft-04's id): validators read
+	// it in that dialect, so it stays refused.
+	_, err = Check(mustRead(t, `{"properties":{"a":{"$schema":"http://json-schema.org/draft-04/schema#","id":"a.json","type":"string"}}}`), Options{Profile: Lenient})
+	if err == nil || !strings.Contains(err.Error(), "S208") {
+		t.Errorf("a draft-04 resource: %v, want S208", err)
+	}
+	_, err = Check(mustRead(t, `{"properties":{"a":{"$schema":"http://example.com/mine"}}}`), Options{Profile: Lenient})
+	if err == nil || !strings.Contains(err.Error(), "S208") {
+		t.Errorf("an unknown dialect: %v, want S208", err)
+	}
+}
+
 // TestLenientSameGraphWhenAdmitted: a schema the exact profile admits gets
 // the same checked schema under the lenient profile.
 func TestLenientSameGraphWhenAdmitted(t *testing.T) {
