@@ -7,6 +7,7 @@ package oracle
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -49,6 +50,7 @@ type Option func(*config)
 type config struct {
 	libraryFormats bool
 	assertFormats  bool
+	libraryCounts  bool
 	loc            string
 }
 
@@ -108,6 +110,13 @@ func New(schemaJSON []byte, draft subsetcheck.Draft, opts ...Option) (*Oracle, e
 	sch, err := c.Compile(cfg.loc)
 	if err != nil {
 		return nil, err
+	}
+	if !cfg.libraryCounts && specCounts(doc, sch) { // counts past 2^63-1 (counts.go)
+		patched, err := json.Marshal(doc)
+		if err != nil {
+			return nil, err
+		}
+		return New(patched, draft, opts...)
 	}
 	return &Oracle{sch: sch}, nil
 }
