@@ -94,3 +94,16 @@ func TestOneOfRefusedInside(t *testing.T) {
 		t.Errorf("%d problems, want the one: %v", len(l), err)
 	}
 }
+
+// TestOneOfUndecided: where the meet of two branches cannot be compiled,
+// whether they overlap is not known, so the oneOf is refused with the
+// meet's own problem; it is never read as anyOf (here [1,"a"] matches
+// both branches, which oneOf rejects).
+func TestOneOfUndecided(t *testing.T) {
+	schema := `{"oneOf":[{"type":"array","contains":{"type":"integer"}},{"type":"array","contains":{"type":"string"}}]}`
+	_, err := Compile(checkSchema(t, schema), Options{})
+	var l subsetcheck.ErrorList
+	if !errors.As(err, &l) || len(l) != 1 || l[0].Code != subsetcheck.CodeNotExactlyCompilable || !strings.Contains(l[0].Message, "two different contains schemas meet") {
+		t.Errorf("%s: got %v, want the meet's C402", schema, err)
+	}
+}
