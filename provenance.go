@@ -10,13 +10,13 @@ import (
 // with it as a GBNF comment, so a grammar found in a pipeline can be traced to
 // the tool, the options and the exact schema bytes it came from.
 type Provenance struct {
-	Version    string // the tool's version
-	Profile    string // exact or portable
-	Whitespace string // bounded or compact
-	Draft      string // the schema's draft, e.g. 2020-12
-	Format     string // annotation, or asserted (Options.AssertFormat)
-	Objects    string // "closed" under Options.ClosedObjects; "" (left out of the line) otherwise
-	Schema     string // "sha256:" and the hex SHA-256 of the schema's bytes
+	Version    string `json:"version"`           // the tool's version
+	Profile    string `json:"profile"`           // exact or portable
+	Whitespace string `json:"whitespace"`        // bounded or compact
+	Draft      string `json:"draft"`             // the schema's draft, e.g. 2020-12
+	Format     string `json:"format"`            // annotation, or asserted (Options.AssertFormat)
+	Objects    string `json:"objects,omitempty"` // "closed" under Options.ClosedObjects; "" (left out of the line) otherwise
+	Schema     string `json:"schema"`            // "sha256:" and the hex SHA-256 of the schema's bytes
 }
 
 const provenancePrefix = "# schema2gbnf "

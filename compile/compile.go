@@ -298,6 +298,7 @@ func (cp *compiler) runRoot(root *subsetcheck.Schema) (*gbnf.Grammar, error) {
 		cp.noValue(root)
 		return nil, cp.errs.Err()
 	}
+	cp.escapeNonASCII()
 	cp.outline()
 	if len(cp.g.Rules) > cp.maxRules {
 		cp.tooLarge(root)

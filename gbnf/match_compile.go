@@ -807,28 +807,104 @@ func (b *progBuilder) firstSets() {
 	n := len(p.ntStart)
 	p.first = make([]runeSet, n)
 	p.firstRanges = make([][]Range, n)
-	seen := make([]int, n)
-	for nt := range n {
-		var rs []Range
-		stack := []int32{int32(nt)}
-		seen[nt] = nt + 1
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			s := p.ntStart[x]
-			for _, t := range p.clos[p.closOff[s]:p.closOff[s+1]] {
-				switch p.kind[t] {
-				case kindTerm:
-					rs = append(rs, p.setRanges[p.arg[t]]...)
-				case kindCall:
-					if c := p.arg[t]; seen[c] != nt+1 {
-						seen[c] = nt + 1
-						stack = append(stack, c)
-					}
-				}
-			}
+	// first(nt) is what nt's closure scans itself and the first sets of the
+	// nonterminals it calls. Calls form a graph with cycles; Tarjan's
+	// algorithm gives its strongly connected components callees first, so
+	// each component's set is built once, from its own scans and its
+	// callees' finished sets: linear, where a search from every nonterminal
+	// was quadratic on chains (an object of 10,000 optional members).
+	calls := func(nt int32, visit func(t int32)) {
+		s := p.ntStart[nt]
+		for _, t := range p.clos[p.closOff[s]:p.closOff[s+1]] {
+			visit(t)
 		}
-		p.firstRanges[nt] = normalRanges(rs, false)
-		p.first[nt] = newRuneSet(p.firstRanges[nt])
+	}
+	const unvisited = -1
+	index := make([]int32, n)
+	low := make([]int32, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = unvisited
+	}
+	var next int32
+	var stack []int32 // Tarjan's stack of nonterminals
+	type frame struct {
+		nt   int32
+		rest []int32 // states of nt's closure still to visit
+	}
+	var dfs []frame
+	closure := func(nt int32) []int32 {
+		s := p.ntStart[nt]
+		return p.clos[p.closOff[s]:p.closOff[s+1]]
+	}
+	for root := range int32(n) {
+		if index[root] != unvisited {
+			continue
+		}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		onStack[root] = true
+		dfs = append(dfs[:0], frame{root, closure(root)})
+		for len(dfs) > 0 {
+			f := &dfs[len(dfs)-1]
+			if len(f.rest) > 0 {
+				t := f.rest[0]
+				f.rest = f.rest[1:]
+				if p.kind[t] != kindCall {
+					continue
+				}
+				c := p.arg[t]
+				switch {
+				case index[c] == unvisited:
+					index[c], low[c] = next, next
+					next++
+					stack = append(stack, c)
+					onStack[c] = true
+					dfs = append(dfs, frame{c, closure(c)})
+				case onStack[c]:
+					low[f.nt] = min(low[f.nt], index[c])
+				}
+				continue
+			}
+			nt := f.nt
+			dfs = dfs[:len(dfs)-1]
+			if len(dfs) > 0 {
+				parent := dfs[len(dfs)-1].nt
+				low[parent] = min(low[parent], low[nt])
+			}
+			if low[nt] != index[nt] {
+				continue
+			}
+			// nt roots a component: its members are on the stack above it.
+			i := len(stack) - 1
+			for stack[i] != nt {
+				i--
+			}
+			members := stack[i:]
+			var rs []Range
+			for _, m := range members {
+				calls(m, func(t int32) {
+					switch p.kind[t] {
+					case kindTerm:
+						rs = append(rs, p.setRanges[p.arg[t]]...)
+					case kindCall:
+						if c := p.arg[t]; !onStack[c] { // a finished component
+							rs = append(rs, p.firstRanges[c]...)
+						}
+					}
+				})
+			}
+			ranges := normalRanges(rs, false)
+			set := newRuneSet(ranges)
+			for _, m := range members {
+				onStack[m] = false
+			}
+			for _, m := range members {
+				p.firstRanges[m] = ranges
+				p.first[m] = set
+			}
+			stack = stack[:i]
+		}
 	}
 }

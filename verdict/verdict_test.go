@@ -1,11 +1,14 @@
 package verdict
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 const person = `{"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0}},"required":["name"],"additionalProperties":false}`
@@ -35,6 +38,8 @@ type want struct {
 	next    string // Next joined by spaces
 	literal string
 	code    string // first problem's code
+	note    bool   // a Note is given
+	gate    Gate   // "" is not compared
 }
 
 func TestJudge(t *testing.T) {
@@ -56,11 +61,13 @@ func TestJudge(t *testing.T) {
 		{`{"name":"a","age":-1}`, want{class: OffGrammar, offset: 18, reason: ReasonSchema, keyword: "minimum", schema: "/properties/age/minimum", inst: "/age"}},
 		{`{"name":"a","x":1}`, want{class: OffGrammar, offset: 13, reason: ReasonSchema, keyword: "additionalProperties", schema: "/additionalProperties", inst: "/x"}},
 		{`[]`, want{class: OffGrammar, offset: 0, reason: ReasonSchema, keyword: "type", schema: "/type"}},
-		{`{"age":3,"name":"a"}`, want{class: OffGrammar, offset: 2, reason: ReasonSpelling, next: "n", literal: `name"`}},
-		{`{"name":"a","age":3.0}`, want{class: OffGrammar, offset: 19, reason: ReasonSpelling}},
-		{`{"\u006eame":"a"}`, want{class: OffGrammar, offset: 2, reason: ReasonSpelling}},
+		{`{"age":3,"name":"a"}`, want{class: CompleteValid, offset: 2, note: true, next: "n", literal: `name"`}},
+		{`{"name":"a","age":3.0}`, want{class: CompleteValid, offset: 19, note: true}},
+		{`{"\u006eame":"a"}`, want{class: CompleteValid, offset: 2, note: true}},
 		{`{"name":"\u0061"}`, want{class: CompleteValid, offset: 17}},
-		{"{\"name\":\"a\"}\n", want{class: OffGrammar, offset: 12, reason: ReasonSpelling}},
+		{"{\"name\":\"a\"}\n", want{class: CompleteValid, offset: 12, note: true}},
+		{"{\"name\": \"a\"} ", want{class: CompleteValid, offset: 13, note: true}},
+		{"{\"name\":\"a\",\n\n\"age\":1}", want{class: CompleteValid, offset: 13, note: true}},
 		{`{"name":"a",}`, want{class: ParseError, offset: 12, code: "J101"}},
 		{`{"name":"a"}}`, want{class: ParseError, offset: 12, code: "J106"}},
 		{`{"name":"a","name":"b"}`, want{class: ParseError, offset: 13, code: "J102"}},
@@ -87,10 +94,13 @@ func check(t *testing.T, text string, got Verdict, w want) {
 		got.InstancePointer != w.inst ||
 		w.next != "" && next != w.next ||
 		w.literal != "" && got.NextLiteral != w.literal ||
-		w.code != "" && code != w.code
+		w.code != "" && code != w.code ||
+		(got.Note != "") != w.note ||
+		w.gate != "" && got.Gate != w.gate ||
+		got.Retry != (got.Class == Incomplete)
 	if bad {
-		t.Errorf("%q: got %s@%d reason=%q kw=%q schema=%q inst=%q next=%q literal=%q code=%q (%s)\nwant %+v",
-			text, got.Class, got.Offset, got.Reason, got.Keyword, got.SchemaPointer, got.InstancePointer, next, got.NextLiteral, code, got.Message, w)
+		t.Errorf("%q: got %s@%d gate=%s retry=%v reason=%q kw=%q schema=%q inst=%q next=%q literal=%q code=%q (%s; note %q)\nwant %+v",
+			text, got.Class, got.Offset, got.Gate, got.Retry, got.Reason, got.Keyword, got.SchemaPointer, got.InstancePointer, next, got.NextLiteral, code, got.Message, got.Note, w)
 	}
 }
 
@@ -100,7 +110,7 @@ func TestRefused(t *testing.T) {
 		t.Fatal("pattern compiled")
 	}
 	v := Refused(err)
-	if v.Class != RefusedSchema || len(v.Problems) == 0 || v.Problems[0].Code != "S201" || v.Problems[0].Pointer != "/pattern" {
+	if v.Class != RefusedSchema || v.Gate != GateCompile || v.Retry || len(v.Problems) == 0 || v.Problems[0].Code != "S201" || v.Problems[0].Pointer != "/pattern" {
 		t.Errorf("got %+v", v)
 	}
 }
@@ -128,6 +138,101 @@ func TestGrammarMismatch(t *testing.T) {
 		{`7`, want{class: GrammarMismatch, offset: 1, keyword: "maximum", schema: "/maximum"}},
 	} {
 		check(t, c.text, j.Judge([]byte(c.text)), c.want)
+	}
+}
+
+// TestGrammarMismatchNarrower: a grammar narrower than the schema rejects
+// a value the schema accepts, even in its canonical text: not a spelling
+// matter, a mismatch.
+func TestGrammarMismatchNarrower(t *testing.T) {
+	narrow, err := schema2gbnf.Compile([]byte(`{"type":"integer","maximum":5}`), schema2gbnf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide, err := schema2gbnf.Check([]byte(`{"type":"integer"}`), schema2gbnf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := NewWithRules(narrow.Rules, wide, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, `7`, j.Judge([]byte(`7`)), want{class: GrammarMismatch, offset: 0, gate: GateSchema})
+	check(t, `3.0`, j.Judge([]byte(`3.0`)), want{class: CompleteValid, offset: 1, note: true})
+	if v := j.Judge([]byte(`3`)); v.Provenance != nil {
+		t.Errorf("provenance without WithProvenance: %+v", v.Provenance)
+	}
+	p := narrow.Provenance
+	if v := j.WithProvenance(p).Judge([]byte(`3`)); v.Provenance == nil || *v.Provenance != p {
+		t.Errorf("WithProvenance: %+v", v.Provenance)
+	}
+}
+
+// TestValidator: the hook for a grammar that leaves part of its schema to a
+// validator after parsing: its failure is OFF_GRAMMAR by "validator", run
+// only on values the grammar took.
+func TestValidator(t *testing.T) {
+	calls := 0
+	j := mustJudge(t, person, Limits{}).WithValidator(func(text []byte, v *subsetcheck.Value) error {
+		calls++
+		if strings.Contains(string(text), "Bob") {
+			return errors.New("no Bob")
+		}
+		return nil
+	})
+	check(t, `{"name":"Bob"}`, j.Judge([]byte(`{"name":"Bob"}`)), want{class: OffGrammar, offset: 14, reason: ReasonValidator, gate: GateSchema})
+	check(t, `{"name":"Ada"}`, j.Judge([]byte(`{"name":"Ada"}`)), want{class: CompleteValid, offset: 14, gate: GateSchema})
+	check(t, `{"name":1}`, j.Judge([]byte(`{"name":1}`)), want{class: OffGrammar, offset: 8, reason: ReasonSchema, keyword: "type", inst: "/name"})
+	if calls != 2 {
+		t.Errorf("validator ran %d times, want 2", calls)
+	}
+}
+
+// TestDomain: the domain gate runs last, only on values that passed the
+// schema, and says where its rule broke.
+func TestDomain(t *testing.T) {
+	calls := 0
+	j := mustJudge(t, person, Limits{}).WithDomain(func(text []byte) error {
+		calls++
+		if strings.Contains(string(text), "Bob") {
+			return &DomainError{Rule: "no-bob", InstancePointer: "/name", Message: "Bob is not a customer"}
+		}
+		if strings.Contains(string(text), "Eve") {
+			return errors.New("Eve is banned")
+		}
+		return nil
+	})
+	check(t, `{"name":"Bob"}`, j.Judge([]byte(`{"name":"Bob"}`)), want{class: DomainInvalid, offset: 14, keyword: "no-bob", inst: "/name", gate: GateDomain})
+	check(t, `{"name":"Eve"}`, j.Judge([]byte(`{"name":"Eve"}`)), want{class: DomainInvalid, offset: 14, gate: GateDomain})
+	check(t, `{"name":"Ada"}`, j.Judge([]byte(`{"name":"Ada"}`)), want{class: CompleteValid, offset: 14, gate: GateDomain})
+	check(t, `{"age":1,"name":"Ada"}`, j.Judge([]byte(`{"age":1,"name":"Ada"}`)), want{class: CompleteValid, offset: 2, note: true, gate: GateDomain})
+	for _, text := range []string{`{"name":1}`, `{"na`, `nope`} {
+		if v := j.Judge([]byte(text)); v.Class == DomainInvalid || v.Gate == GateDomain {
+			t.Errorf("%q: domain gate ran: %+v", text, v)
+		}
+	}
+	if calls != 4 {
+		t.Errorf("domain check ran %d times, want 4", calls)
+	}
+}
+
+// TestMatcherLimit: a grammar beyond the matcher's limits is a typed
+// LIMIT_EXCEEDED, and raising the limit judges it.
+func TestMatcherLimit(t *testing.T) {
+	g, err := schema2gbnf.Compile([]byte(person), schema2gbnf.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(g, Limits{Matcher: gbnf.MatcherLimits{MaxStates: 3}})
+	v, ok := LimitVerdict(err)
+	if !ok || v.Class != LimitExceeded || v.Gate != GateCompile || !strings.Contains(v.Message, "MaxStates") {
+		t.Fatalf("got %v, %+v", err, v)
+	}
+	if _, ok := LimitVerdict(errors.New("other")); ok {
+		t.Error("LimitVerdict took another error")
+	}
+	if _, err := New(g, Limits{Matcher: gbnf.MatcherLimits{MaxStates: 1 << 10}}); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -162,7 +267,7 @@ func TestCompact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, `{"name": "a"}`, j.Judge([]byte(`{"name": "a"}`)), want{class: OffGrammar, offset: 8, reason: ReasonSpelling})
+	check(t, `{"name": "a"}`, j.Judge([]byte(`{"name": "a"}`)), want{class: CompleteValid, offset: 8, note: true})
 	check(t, `{"name":"a"}`, j.Judge([]byte(`{"name":"a"}`)), want{class: CompleteValid, offset: 12})
 }
 

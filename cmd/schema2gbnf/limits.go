@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/compile"
+	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/regex"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
+	"github.com/schema2gbnf/schema2gbnf/verdict"
 )
 
 // limitFlags are the named limits a hostile schema runs into, one flag
@@ -72,4 +76,58 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 // regexOptions are the regex limits, with the -max-depth unrolling.
 func (l *limitFlags) regexOptions(maxDepth int) regex.Options {
 	return regex.Options{MaxDepth: maxDepth, MaxBytes: l.maxRegexBytes, MaxNesting: l.maxRegexNesting}
+}
+
+// judgeLimitFlags are the limits of match and verdict: the grammar file
+// read back (-grammar, match's GRAMMAR), the matcher built from it, and the
+// text judged. Their defaults fit grammars of typical schemas; a grammar
+// Compile made from a huge schema (10,000 properties, a million-member enum)
+// is judged once they are raised.
+type judgeLimitFlags struct {
+	maxGrammarBytes int
+	maxGrammarRules int
+	maxStates       int
+	maxClosure      int
+	maxItems        int
+	maxTextBytes    int
+}
+
+func (l *judgeLimitFlags) register(fs *flag.FlagSet, withText bool) {
+	fs.IntVar(&l.maxGrammarBytes, "max-grammar-bytes", gbnf.DefaultLimits.MaxBytes, "refuse a grammar file longer than `N` bytes (reading costs about 1 KB of memory per byte)")
+	fs.IntVar(&l.maxGrammarRules, "max-grammar-rules", gbnf.DefaultLimits.MaxRules, "refuse a grammar file of more than `N` rules")
+	fs.IntVar(&l.maxStates, "max-states", gbnf.DefaultMaxStates, "refuse a grammar whose matcher needs more than `N` states (about one per character of its literals)")
+	fs.IntVar(&l.maxClosure, "max-closure", gbnf.DefaultMaxClosure, "refuse a grammar whose matcher's precomputed closures pass `N` entries")
+	fs.IntVar(&l.maxItems, "max-items", gbnf.DefaultMaxItems, "stop matching a text after `N` Earley items (12 bytes each)")
+	if withText {
+		fs.IntVar(&l.maxTextBytes, "max-text-bytes", verdict.DefaultLimits.MaxTextBytes, "judge no text (or reply) longer than `N` bytes (LIMIT_EXCEEDED)")
+	}
+}
+
+func (l *judgeLimitFlags) grammar() gbnf.Limits {
+	return gbnf.Limits{MaxBytes: l.maxGrammarBytes, MaxRules: l.maxGrammarRules}
+}
+
+func (l *judgeLimitFlags) matcher() gbnf.MatcherLimits {
+	return gbnf.MatcherLimits{MaxStates: l.maxStates, MaxClosure: l.maxClosure, MaxItems: l.maxItems}
+}
+
+// limitFlag is the flag that raises a verdict.Verdict's Limit.
+var limitFlag = map[string]string{
+	"MaxTextBytes":           "-max-text-bytes",
+	"Matcher.MaxStates":      "-max-states",
+	"Matcher.MaxClosure":     "-max-closure",
+	"Matcher.MaxItems":       "-max-items",
+	"Reader.MaxDepth":        "-max-nesting",
+	"Reader.MaxNestedBytes":  "-max-nested-bytes",
+	"Reader.MaxNumberDigits": "-max-number-digits",
+	"Reader.MaxValues":       "-max-values",
+}
+
+// matcherLimitFlag names the flag for a matcher limit error, in words.
+func matcherLimitFlag(err error) error {
+	var le *gbnf.MatcherLimitError
+	if !errors.As(err, &le) {
+		return err
+	}
+	return fmt.Errorf("the grammar needs more than %d for the matcher's %s; raise it with %s", le.Value, le.Limit, limitFlag["Matcher."+le.Limit])
 }

@@ -195,7 +195,7 @@ func TestAssertFormatFlag(t *testing.T) {
 	schema := writeTemp(t, "date.json", date)
 	code, out, _ := cli(t, `"2023-02-29"`, "verdict", "-assert-format", schema, "-")
 	assert.Equal(t, 5, code, "OFF_GRAMMAR")
-	assert.Contains(t, out, `keyword "format"`)
+	assert.Contains(t, out, "keyword: format")
 	code, _, _ = cli(t, `"2023-02-29"`, "verdict", schema, "-")
 	assert.Equal(t, exitOK, code, "COMPLETE_VALID when format is an annotation")
 }

@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 	"github.com/schema2gbnf/schema2gbnf/verdict"
 )
 
@@ -26,6 +28,9 @@ var verdictExit = map[verdict.Class]int{
 	verdict.OffGrammar:      5,
 	verdict.GrammarMismatch: 6,
 	verdict.LimitExceeded:   7,
+	verdict.ProviderError:   8,
+	verdict.Refusal:         9,
+	verdict.DomainInvalid:   10, // the library's domain gate; the CLI has none
 }
 
 // maxJSONLLineBytes bounds one line of --jsonl input; a longer line stops
@@ -34,30 +39,42 @@ const maxJSONLLineBytes = 64 << 20
 
 const verdictUsage = `usage: schema2gbnf verdict [flags] SCHEMA [TEXT|-]
 
-Judges a model's output (TEXT, default stdin) against the grammar compiled
-from SCHEMA (or the grammar given by -grammar), and prints one verdict:
+Judges a model's output (TEXT, default stdin) against SCHEMA, with the
+grammar compiled from it (or the one given by -grammar). With -reply, TEXT is
+the server's whole reply: a llama-server /completion response or an
+OpenAI-compatible chat completion, error bodies included. The gates run in
+order, and the first that fails decides; later gates do not run:
 
-  COMPLETE_VALID    the grammar, hence the schema, accepts the whole text     exit 0
-  REFUSED_SCHEMA    the schema is outside the profile (problems listed)       exit 1
-  (usage or I/O error)                                                        exit 2
-  INCOMPLETE        a prefix the grammar could still complete: where it       exit 3
-                    stopped and what may come next (empty output: byte 0)
-  PARSE_ERROR       not strict JSON: where                                    exit 4
-  OFF_GRAMMAR       JSON the grammar does not take; reason "schema": the      exit 5
-                    schema rejects it (keyword, schema and instance pointers);
-                    reason "spelling": the schema accepts the value but the
-                    grammar only takes its canonical spelling (member order,
-                    1.0, escapes, whitespace)
-  GRAMMAR_MISMATCH  the -grammar accepts a text the schema rejects: it was    exit 6
-                    not compiled from SCHEMA
-  LIMIT_EXCEEDED    the text is too large to judge                            exit 7
+  terminal  PROVIDER_ERROR    the reply is an error (or empty: the         exit 8
+                              connection failed); never judged as text
+            REFUSAL           the model refused (message.refusal)          exit 9
+            INCOMPLETE        stopped at the token limit (-reply), or a    exit 3
+                              prefix the grammar could still complete:
+                              where, and what may come next
+  parse     PARSE_ERROR       not strict JSON: where, the reader's code    exit 4
+  schema    OFF_GRAMMAR       the schema rejects the value: keyword,       exit 5
+                              schema_pointer, instance_pointer
+            COMPLETE_VALID    the schema accepts the value                 exit 0
+                              (a note says when it is not written the
+                              grammar's way: member order, 1.0, escapes,
+                              whitespace)
 
-One final newline of TEXT is dropped (echo and jq -r add one; a grammar never
-ends with one) unless -exact is given.
+  REFUSED_SCHEMA    the schema does not compile (problems listed)          exit 1
+  (usage or I/O error)                                                     exit 2
+  GRAMMAR_MISMATCH  -grammar disagrees with SCHEMA: not compiled from it   exit 6
+  LIMIT_EXCEEDED    too large to judge: the limit and its flag are named   exit 7
+
+Every verdict says whether a bounded retry may help ("retry": INCOMPLETE,
+and a server that was busy or unreachable) and carries the grammar's
+provenance (the schema's hash, the compiler's version).
+
+` + finalNewlineRule + ` A reply (-reply) is JSON: its text
+is judged as it is.
 
 -jsonl judges a batch: each line of TEXT is a JSON string holding one output,
-or an object {"id": ANY, "text": STRING}; blank lines are skipped. Each verdict
-is printed as one JSON line (with "input_line" and "id"); a summary
+or an object {"id": ANY, "text": STRING}; with -reply, a reply, or an object
+{"id": ANY, "reply": REPLY}. Blank lines are skipped. Each verdict is printed
+as one JSON line (with "input_line" and "id"); a summary
 {"total":N,"counts":{CLASS:N,...},"bad_lines":N} is the last line on stderr.
 A line that is neither prints {"input_line":N,"error":"..."}. The exit status
 is 2 when some line was neither, else 0 when every text is COMPLETE_VALID,
@@ -70,8 +87,10 @@ type verdictFlags struct {
 	compileFlags
 	asJSON  bool
 	jsonl   bool
+	reply   bool
 	grammar string
 	exact   bool
+	judge   judgeLimitFlags
 }
 
 // runVerdict is "schema2gbnf verdict".
@@ -85,6 +104,7 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fs.BoolVar(&f.asJSON, "json", false, "print the verdict as one JSON object")
 	fs.BoolVar(&f.jsonl, "jsonl", false, "batch: TEXT holds JSON Lines, one output per line (see above)")
+	fs.BoolVar(&f.reply, "reply", false, "TEXT is a server's reply (llama-server /completion, or a chat completion), judged from its terminal state on")
 	fs.StringVar(&f.grammar, "grammar", "", "judge with the grammar in `FILE` instead of compiling SCHEMA; warns when its provenance comment names another schema or options, or is missing")
 	fs.BoolVar(&f.exact, "exact", false, "judge TEXT byte for byte, keeping a final newline")
 	fs.StringVar(&f.profile, "profile", "exact", "`NAME` of the keyword subset: exact or portable")
@@ -92,6 +112,8 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.whitespace, "whitespace", "bounded", "`MODE` the grammar was compiled with: bounded or compact")
 	fs.BoolVar(&f.assert, "assert-format", false, assertFormatUsage)
 	fs.StringVar(&f.objects, "objects", "open", objectsUsage)
+	f.limits.register(fs)
+	f.judge.register(fs, true)
 	pos, code, done := parseFlags(fs, args, help, stdout, stderr)
 	if done {
 		return code
@@ -105,12 +127,15 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil && len(pos) == 2 && pos[0] == "-" && pos[1] == "-" {
 		err = errors.New("SCHEMA and TEXT cannot both be stdin")
 	}
+	if err == nil && f.exact && (f.reply || f.jsonl) {
+		err = errors.New("-exact is for a bare TEXT: a reply and a -jsonl line are JSON, their text is judged as it is")
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 		help(stderr)
 		return exitUsage
 	}
-	schema, name, err := readInput(pos[0], stdin, maxTextBytes)
+	schema, name, err := readInput(pos[0], stdin, schemaLimit(opts))
 	if err != nil {
 		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 		return exitUsage
@@ -118,7 +143,8 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts.Name = name
 	opts.YAML = isYAMLName(pos[0])
 
-	judge, warnings, refused, err := buildJudge(schema, opts, f.grammar, whitespaceSet)
+	lim := verdict.Limits{MaxTextBytes: f.judge.maxTextBytes, Matcher: f.judge.matcher(), Reader: opts.Limits}
+	judge, warnings, early, err := buildJudge(schema, opts, f.grammar, whitespaceSet, lim, f.judge)
 	if err != nil {
 		fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 		return exitUsage
@@ -132,29 +158,34 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		textPath = pos[1]
 	}
 	if f.jsonl {
-		if refused != nil {
-			writeVerdictJSON(stdout, verdictLine{Verdict: *refused, Warnings: warnings})
-			return exitRefused
+		if early != nil {
+			writeVerdictJSON(stdout, verdictLine{Verdict: *early, Warnings: warnings})
+			return verdictExit[early.Class]
 		}
-		return runBatch(judge, warnings, textPath, stdin, stdout, stderr)
+		return runBatch(judge, f.reply, warnings, textPath, stdin, stdout, stderr)
 	}
 
 	var v verdict.Verdict
 	textName := ""
-	if refused != nil {
-		v = *refused
+	if early != nil {
+		v = *early
 	} else {
-		text, tname, err := readInput(textPath, stdin, maxTextBytes)
+		text, tname, err := readInput(textPath, stdin, judgeTextLimit(f.judge.maxTextBytes))
 		if err != nil {
 			fmt.Fprintf(stderr, "schema2gbnf: %v\n", err)
 			return exitUsage
 		}
 		textName = tname
-		if !f.exact {
-			text = dropFinalNewline(text)
+		switch {
+		case f.reply:
+			v = judge.JudgeReply(text)
+		case f.exact:
+			v = judge.Judge(text)
+		default:
+			v = judge.Judge(dropFinalNewline(text))
 		}
-		v = judge.Judge(text)
 	}
+	nameLimit(&v)
 	if f.asJSON {
 		writeVerdictJSON(stdout, verdictLine{Verdict: v, Warnings: warnings})
 	} else {
@@ -163,29 +194,60 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return verdictExit[v.Class]
 }
 
+// schemaLimit is how much of a schema file is read: one byte past the
+// limit, so the reader names it.
+func schemaLimit(opts schema2gbnf.Options) int {
+	if opts.Limits.MaxInputBytes > 0 {
+		return opts.Limits.MaxInputBytes
+	}
+	return subsetcheck.DefaultLimits.MaxInputBytes
+}
+
+// judgeTextLimit is how much of a text is read: one byte past the verdict's
+// limit, so the judge names it.
+func judgeTextLimit(maxTextBytes int) int {
+	if maxTextBytes <= 0 {
+		return verdict.DefaultLimits.MaxTextBytes
+	}
+	return maxTextBytes
+}
+
+// nameLimit adds the flag that raises a LIMIT_EXCEEDED verdict's limit.
+func nameLimit(v *verdict.Verdict) {
+	if fl, ok := limitFlag[v.Limit]; ok && v.Class == verdict.LimitExceeded {
+		v.Message += "; raise it with " + fl
+	}
+}
+
 // buildJudge compiles the schema, or checks it and reads the -grammar file.
-// A refused schema comes back as a verdict, not an error; err is for I/O
-// and unreadable grammars.
-func buildJudge(schema []byte, opts schema2gbnf.Options, grammarPath string, whitespaceSet bool) (*verdict.Judge, []string, *verdict.Verdict, error) {
+// A schema that does not compile, or a grammar beyond the matcher's limits,
+// comes back as a verdict (early), not an error; err is for I/O and
+// unreadable grammars.
+func buildJudge(schema []byte, opts schema2gbnf.Options, grammarPath string, whitespaceSet bool, lim verdict.Limits, jl judgeLimitFlags) (j *verdict.Judge, warnings []string, early *verdict.Verdict, err error) {
+	limited := func(err error) (*verdict.Judge, []string, *verdict.Verdict, error) {
+		if v, ok := verdict.LimitVerdict(err); ok {
+			return nil, warnings, &v, nil
+		}
+		return nil, nil, nil, err
+	}
 	if grammarPath == "" {
 		g, err := schema2gbnf.Compile(schema, opts)
 		if err != nil {
 			v := verdict.Refused(err)
 			return nil, nil, &v, nil
 		}
-		j, err := verdict.New(g, verdict.Limits{})
-		return j, nil, nil, err
+		j, err := verdict.New(g, lim)
+		if err != nil {
+			return limited(err)
+		}
+		return j, nil, nil, nil
 	}
 	checked, err := schema2gbnf.Check(schema, opts)
 	if err != nil {
 		v := verdict.Refused(err)
 		return nil, nil, &v, nil
 	}
-	src, err := os.ReadFile(grammarPath)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	rules, err := gbnf.Parse(string(src))
+	rules, src, err := readGrammar(grammarPath, nil, jl)
 	if err != nil {
 		var one *gbnf.Error
 		if list := (gbnf.ErrorList{}); errors.As(err, &list) && len(list) > 0 {
@@ -209,10 +271,16 @@ func buildJudge(schema []byte, opts schema2gbnf.Options, grammarPath string, whi
 	if checked.ClosedObjects {
 		want.Objects = "closed"
 	}
-	warnings := provenanceWarnings(grammarPath, string(src), want, whitespaceSet)
-	j, err := verdict.NewWithRules(rules, checked, verdict.Limits{})
+	warnings = provenanceWarnings(grammarPath, src, want, whitespaceSet)
+	j, err = verdict.NewWithRules(rules, checked, lim)
 	if err != nil {
+		if _, ok := verdict.LimitVerdict(err); ok {
+			return limited(err)
+		}
 		return nil, nil, nil, fmt.Errorf("%s: %v", grammarPath, err)
+	}
+	if p, ok := schema2gbnf.ReadProvenance(src); ok {
+		j = j.WithProvenance(p)
 	}
 	return j, warnings, nil, nil
 }
@@ -257,13 +325,6 @@ func objectsWord(v string) string {
 	return v
 }
 
-func dropFinalNewline(text []byte) []byte {
-	if bytes.HasSuffix(text, []byte("\r\n")) {
-		return text[:len(text)-2]
-	}
-	return bytes.TrimSuffix(text, []byte("\n"))
-}
-
 // verdictLine is a verdict as printed by --json and --jsonl.
 type verdictLine struct {
 	InputLine int             `json:"input_line,omitempty"` // --jsonl: the line of the input
@@ -276,40 +337,59 @@ func writeVerdictJSON(w io.Writer, v verdictLine) {
 	w.Write(marshalJSON(v, false))
 }
 
+// writeVerdictText prints a verdict for people, in the words of its JSON:
+// a headline, then one "key: value" line per field that is set.
 func writeVerdictText(w io.Writer, name string, v verdict.Verdict) {
 	where := ""
 	if v.Offset >= 0 && v.Line > 0 {
 		where = fmt.Sprintf(" %s:%d:%d (byte %d)", name, v.Line, v.Col, v.Offset)
 	}
-	reason := ""
-	if v.Reason != "" {
-		reason = " [" + v.Reason + "]"
+	fmt.Fprintf(w, "%s%s: %s\n", v.Class, where, v.Message)
+	field := func(key, value string) {
+		if value != "" {
+			fmt.Fprintf(w, "  %s: %s\n", key, value)
+		}
 	}
-	fmt.Fprintf(w, "%s%s%s: %s\n", v.Class, where, reason, v.Message)
-	if len(v.Next) > 0 {
-		fmt.Fprintf(w, "  next: %s\n", strings.Join(v.Next, " "))
+	field("gate", string(v.Gate))
+	field("retry", strconv.FormatBool(v.Retry))
+	field("note", v.Note)
+	field("stop", v.Stop)
+	if e := v.Error; e != nil {
+		status := ""
+		if e.Status != 0 {
+			status = strconv.Itoa(e.Status) + " "
+		}
+		field("error", strings.TrimSpace(fmt.Sprintf("%s%s %s", status, e.Type, e.Code))+": "+e.Message)
 	}
+	field("next", strings.Join(v.Next, " "))
 	if v.NextLiteral != "" {
-		fmt.Fprintf(w, "  forced: %q\n", v.NextLiteral)
+		field("next_literal", strconv.Quote(v.NextLiteral))
 	}
+	field("reason", v.Reason)
+	field("keyword", v.Keyword)
 	if v.Keyword != "" || v.SchemaPointer != "" {
+		field("schema_pointer", "#"+v.SchemaPointer)
 		inst := v.InstancePointer
 		if inst == "" {
-			inst = "/"
+			inst = "/ (the root)"
 		}
-		fmt.Fprintf(w, "  keyword %q at #%s, instance %s\n", v.Keyword, v.SchemaPointer, inst)
+		field("instance_pointer", inst)
 	}
+	field("limit", v.Limit)
 	for _, p := range v.Problems {
 		loc := ""
 		if p.Line > 0 {
 			loc = fmt.Sprintf("%d:%d: ", p.Line, p.Col)
 		}
-		fmt.Fprintf(w, "  %s%s [%s]\n", loc, p.Message, p.Code)
+		field("problem", fmt.Sprintf("%s%s [%s]", loc, p.Message, p.Code))
+	}
+	if p := v.Provenance; p != nil {
+		field("provenance", strings.TrimPrefix(p.String(), "# "))
 	}
 }
 
 // runBatch is --jsonl.
-func runBatch(j *verdict.Judge, warnings []string, path string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runBatch(j *verdict.Judge, replies bool, warnings []string, path string, stdin io.Reader, stdout, stderr io.Writer) int {
 	in := stdin
 	if path != "-" {
 		file, err := os.Open(path)
@@ -330,15 +410,26 @@ func runBatch(j *verdict.Judge, warnings []string, path string, stdin io.Reader,
 			continue
 		}
 		out := verdictLine{InputLine: lineNo, Warnings: warnings}
-		id, text, err := batchEntry(line)
+		var err error
+		if replies {
+			var reply []byte
+			out.ID, reply, err = replyEntry(line)
+			if err == nil {
+				out.Verdict = j.JudgeReply(reply)
+			}
+		} else {
+			var text []byte
+			out.ID, text, err = batchEntry(line)
+			if err == nil {
+				out.Verdict = j.Judge(text)
+			}
+		}
 		if err != nil {
-			b, _ := json.Marshal(map[string]any{"input_line": lineNo, "error": err.Error()})
-			fmt.Fprintf(stdout, "%s\n", b)
+			stdout.Write(marshalJSON(map[string]any{"input_line": lineNo, "error": err.Error()}, false))
 			badLines++
 			continue
 		}
-		out.ID = id
-		out.Verdict = j.Judge(text)
+		nameLimit(&out.Verdict)
 		writeVerdictJSON(stdout, out)
 		total++
 		counts[out.Class]++
@@ -356,8 +447,7 @@ func runBatch(j *verdict.Judge, warnings []string, path string, stdin io.Reader,
 	for _, c := range verdict.Classes {
 		summary.Counts[string(c)] = counts[c]
 	}
-	b, _ := json.Marshal(summary)
-	fmt.Fprintf(stderr, "%s\n", b)
+	stderr.Write(marshalJSON(summary, false))
 	if badLines > 0 {
 		return exitUsage
 	}
@@ -387,4 +477,27 @@ func batchEntry(line []byte) (json.RawMessage, []byte, error) {
 		return e.ID, []byte(*e.Text), nil
 	}
 	return nil, nil, errors.New(`want a JSON string or an object {"id": ..., "text": "..."}`)
+}
+
+// replyEntry reads one --jsonl --reply line: {"id": .., "reply": REPLY},
+// REPLY an object or the raw body in a JSON string (what curl wrote, even
+// an empty or HTML body); or a reply itself, whose own "id" is kept (a chat
+// completion has one). A line that is not a JSON object is a reply too, one
+// that holds no output (PROVIDER_ERROR), so a batch never loses a request.
+func replyEntry(line []byte) (json.RawMessage, []byte, error) {
+	var e struct {
+		ID    json.RawMessage `json:"id"`
+		Reply json.RawMessage `json:"reply"`
+	}
+	if line[0] != '{' || json.Unmarshal(line, &e) != nil {
+		return nil, line, nil
+	}
+	if e.Reply == nil {
+		return e.ID, line, nil
+	}
+	var body string
+	if json.Unmarshal(e.Reply, &body) == nil {
+		return e.ID, []byte(body), nil
+	}
+	return e.ID, e.Reply, nil
 }

@@ -28,12 +28,26 @@ func TestVerdictExitCodes(t *testing.T) {
 	}{
 		{"valid", `{"name":"a","age":3}`, []string{"verdict", schema}, 0, "COMPLETE_VALID", ""},
 		{"valid with echo's newline", "{\"name\":\"a\"}\n", []string{"verdict", schema}, 0, "COMPLETE_VALID", ""},
-		{"newline kept by -exact", "{\"name\":\"a\"}\n", []string{"verdict", "-exact", schema}, 5, "OFF_GRAMMAR", ""},
-		{"incomplete", `{"na`, []string{"verdict", schema, "-"}, 3, `forced: "me\""`, ""},
+		{"newline kept by -exact: a note", "{\"name\":\"a\"}\n", []string{"verdict", "-exact", schema}, 0, "note: not written the grammar's way", ""},
+		{"incomplete", `{"na`, []string{"verdict", schema, "-"}, 3, `next_literal: "me\""`, ""},
+		{"incomplete retry", `{"na`, []string{"verdict", schema, "-"}, 3, "retry: true", ""},
 		{"empty", ``, []string{"verdict", schema}, 3, "INCOMPLETE <stdin>:1:1 (byte 0)", ""},
 		{"parse error", `{"name":"a",}`, []string{"verdict", schema}, 4, "[J101]", ""},
-		{"schema", `{"name":1}`, []string{"verdict", schema}, 5, `keyword "type" at #/properties/name/type, instance /name`, ""},
-		{"spelling", `{"age":1,"name":"a"}`, []string{"verdict", schema}, 5, "[spelling]", ""},
+		{"schema", `{"name":1}`, []string{"verdict", schema}, 5, "keyword: type\n  schema_pointer: #/properties/name/type\n  instance_pointer: /name", ""},
+		{"spelling is not a failure", `{"age":1,"name":"a"}`, []string{"verdict", schema}, 0, "note: ", ""},
+		{"provenance", `{"name":"a"}`, []string{"verdict", schema}, 0, "provenance: schema2gbnf ", ""},
+		{"reply: valid", `{"content":"{\"name\":\"a\"}","stop_type":"eos"}`, []string{"verdict", "-reply", schema}, 0, "stop: eos", ""},
+		{"reply: limit", `{"content":"{\"name\":\"a\"","stop_type":"limit"}`, []string{"verdict", "-reply", schema}, 3, "gate: terminal", ""},
+		{"reply: cut, eos", `{"content":"{\"name\":\"a\"","stop_type":"eos"}`, []string{"verdict", "-reply", schema}, 4, "gate: parse", ""},
+		{"reply: error", `{"error":{"code":400,"message":"bad grammar","type":"invalid_request_error"}}`, []string{"verdict", "-reply", schema}, 8, "error: 400 invalid_request_error: bad grammar", ""},
+		{"reply: empty", ``, []string{"verdict", "-reply", schema}, 8, "retry: true", ""},
+		{"reply: refusal", `{"choices":[{"message":{"content":null,"refusal":"no"},"finish_reason":"stop"}]}`, []string{"verdict", "-reply", schema}, 9, "REFUSAL", ""},
+		{"reply: chat", `{"choices":[{"message":{"content":"{\"name\":1}"},"finish_reason":"stop"}]}`, []string{"verdict", "-reply", schema}, 5, "OFF_GRAMMAR", ""},
+		{"reply: a null text is no output", `null`, []string{"verdict", "-reply", schema}, 8, "PROVIDER_ERROR", ""},
+		{"-exact with -reply", `{}`, []string{"verdict", "-reply", "-exact", schema}, 2, "", "-exact is for a bare TEXT"},
+		{"text too large", `{"name":"abcdef"}`, []string{"verdict", "-max-text-bytes", "8", schema}, 7, "raise it with -max-text-bytes", ""},
+		{"grammar too large", `{"name":"a"}`, []string{"verdict", "-max-states", "3", schema}, 7, "raise it with -max-states", ""},
+		{"text too deep", `[[[[1]]]]`, []string{"verdict", "-max-nesting", "3", writeTemp(t, "any.json", `{}`)}, 7, "raise it with -max-nesting", ""},
 		{"refused", `{}`, []string{"verdict", refused}, 1, "[S201]", ""},
 		{"no schema", ``, []string{"verdict"}, 2, "", "usage:"},
 		{"two stdins", ``, []string{"verdict", "-", "-"}, 2, "", "both be stdin"},
@@ -54,21 +68,67 @@ func TestVerdictExitCodes(t *testing.T) {
 func TestVerdictJSON(t *testing.T) {
 	schema := writeTemp(t, "person.json", personSchema)
 	for _, tc := range []struct {
+		args []string
 		text string
 		want map[string]any
 	}{
-		{`{"name":"a"}`, map[string]any{"class": "COMPLETE_VALID", "offset": 12.0}},
-		{`{"name":"a","x":1}`, map[string]any{"class": "OFF_GRAMMAR", "reason": "schema", "keyword": "additionalProperties", "schema_pointer": "/additionalProperties", "instance_pointer": "/x", "offset": 13.0}},
-		{`{"name":"a"`, map[string]any{"class": "INCOMPLETE", "offset": 11.0, "next": []any{`"\n"`, "space", ",", "}"}}},
-		{`nope`, map[string]any{"class": "PARSE_ERROR", "offset": 0.0}},
+		{nil, `{"name":"a"}`, map[string]any{"class": "COMPLETE_VALID", "gate": "schema", "retry": false, "offset": 12.0}},
+		{nil, `{"name":"a","x":1}`, map[string]any{"class": "OFF_GRAMMAR", "reason": "schema", "keyword": "additionalProperties", "schema_pointer": "/additionalProperties", "instance_pointer": "/x", "offset": 13.0}},
+		{nil, `{"name":"a"`, map[string]any{"class": "INCOMPLETE", "gate": "terminal", "retry": true, "offset": 11.0, "next": []any{`"\n"`, "space", ",", "}"}}},
+		{nil, `nope`, map[string]any{"class": "PARSE_ERROR", "gate": "parse", "offset": 0.0}},
+		{[]string{"-reply"}, `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`, map[string]any{"class": "PROVIDER_ERROR", "gate": "terminal", "retry": true, "offset": -1.0,
+			"error": map[string]any{"status": 503.0, "type": "unavailable_error", "message": "Loading model"}}},
+		{[]string{"-max-states", "3"}, `{}`, map[string]any{"class": "LIMIT_EXCEEDED", "gate": "compile", "limit": "Matcher.MaxStates", "offset": -1.0}},
 	} {
-		code, out, _ := cli(t, tc.text, "verdict", "--json", schema)
+		code, out, _ := cli(t, tc.text, append(append([]string{"verdict", "--json"}, tc.args...), schema)...)
 		var got map[string]any
 		require.NoError(t, json.Unmarshal([]byte(out), &got), out)
 		for k, v := range tc.want {
 			assert.Equal(t, v, got[k], "%s: %s", tc.text, k)
 		}
 		assert.Equal(t, verdictExit[verdictClass(got["class"])], code, tc.text)
+		if got["class"] != "LIMIT_EXCEEDED" {
+			prov, _ := got["provenance"].(map[string]any)
+			assert.Contains(t, prov["schema"], "sha256:", tc.text)
+		}
+	}
+}
+
+// TestVerdictSameWords: the text output names each field with its JSON key.
+func TestVerdictSameWords(t *testing.T) {
+	schema := writeTemp(t, "person.json", personSchema)
+	for _, text := range []string{`{"na`, `{"name":1}`, `{"age":1,"name":"a"}`, `{"name":"a",}`} {
+		_, asText, _ := cli(t, text, "verdict", schema)
+		_, asJSON, _ := cli(t, text, "verdict", "-json", schema)
+		var got map[string]any
+		require.NoError(t, json.Unmarshal([]byte(asJSON), &got))
+		for key := range got {
+			switch key {
+			case "class", "message", "offset", "line", "col":
+				continue // the headline
+			case "problems":
+				key = "problem"
+			}
+			assert.Contains(t, asText, "\n  "+key+": ", "%s: %s", text, asText)
+		}
+		assert.NotContains(t, asText, "forced")
+	}
+}
+
+// TestVerdictExitTable: every class has its own exit status, and the
+// usage lists each.
+func TestVerdictExitTable(t *testing.T) {
+	seen := map[int]verdict.Class{exitUsage: "usage"}
+	for _, c := range verdict.Classes {
+		code, ok := verdictExit[c]
+		require.True(t, ok, "%s has no exit status", c)
+		if other, dup := seen[code]; dup {
+			t.Errorf("%s and %s share exit %d", c, other, code)
+		}
+		seen[code] = c
+		if c != verdict.DomainInvalid {
+			assert.Contains(t, verdictUsage, string(c))
+		}
 	}
 }
 
@@ -176,4 +236,34 @@ func TestVerdictGrammarProvenance(t *testing.T) {
 func verdictClass(v any) verdict.Class {
 	s, _ := v.(string)
 	return verdict.Class(s)
+}
+
+// TestVerdictJSONLReplies: a batch of replies keeps the caller's ids (a
+// llama-server reply has none), takes a chat completion's own, and judges
+// a line that is not a reply as one that holds no output.
+func TestVerdictJSONLReplies(t *testing.T) {
+	schema := writeTemp(t, "person.json", personSchema)
+	batch := strings.Join([]string{
+		`{"id":"req-1","reply":{"content":"{\"name\":\"a\"}","stop_type":"eos"}}`,
+		`{"id":2,"reply":{"content":"{\"name\":\"a","stop_type":"limit"}}`,
+		`{"id":"chatcmpl-9","choices":[{"message":{"content":"{\"name\":\"b\"}"},"finish_reason":"stop"}]}`,
+		`{"id":4,"reply":{"error":{"code":400,"message":"bad","type":"invalid_request_error"}}}`,
+		`curl: (7) Failed to connect`,
+		`{"id":6,"reply":"{\"content\":\"{\\\"name\\\":\\\"c\\\"}\",\"stop_type\":\"eos\"}"}`,
+		`{"id":7,"reply":""}`,
+	}, "\n")
+	code, out, errOut := cli(t, batch, "verdict", "-reply", "-jsonl", schema)
+	assert.Equal(t, 8, code, "highest status: PROVIDER_ERROR; %s", errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 7)
+	for i, want := range []struct {
+		id    any
+		class string
+	}{{"req-1", "COMPLETE_VALID"}, {2.0, "INCOMPLETE"}, {"chatcmpl-9", "COMPLETE_VALID"}, {4.0, "PROVIDER_ERROR"}, {nil, "PROVIDER_ERROR"}, {6.0, "COMPLETE_VALID"}, {7.0, "PROVIDER_ERROR"}} {
+		var got map[string]any
+		require.NoError(t, json.Unmarshal([]byte(lines[i]), &got))
+		assert.Equal(t, want.id, got["id"], lines[i])
+		assert.Equal(t, want.class, got["class"], lines[i])
+	}
+	assert.Contains(t, errOut, `"PROVIDER_ERROR":3`)
 }
