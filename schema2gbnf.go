@@ -19,6 +19,8 @@
 package schema2gbnf
 
 import (
+	"slices"
+
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/regex"
@@ -40,7 +42,7 @@ type Options struct {
 	// MaxAlternatives and MaxMeets bound how far $ref and the combinators
 	// (anyOf, allOf, oneOf, not, if/then/else) beside other keywords
 	// multiply (C402 beyond them); MaxOneOfPairs bounds the pairs of oneOf
-	// branches proven disjoint (C402 beyond it). 0 means compile's defaults.
+	// branches compared (C402 beyond it). 0 means compile's defaults.
 	MaxAlternatives int
 	MaxMeets        int
 	MaxOneOfPairs   int
@@ -76,7 +78,7 @@ type Grammar struct {
 	Provenance Provenance            // how it was made
 	Rules      *gbnf.Grammar         // the same grammar as a value: match it, sample it, print it; read-only (its nodes are shared with other grammars)
 	Schema     *subsetcheck.Checked  // the checked schema it was compiled from
-	Warnings   subsetcheck.ErrorList // what was accepted but not enforced (annotations, unknown members)
+	Warnings   subsetcheck.ErrorList // what was accepted but not enforced (annotations, unknown members), or enforced but perhaps not meant (overlapping oneOf branches)
 }
 
 // Compile reads, checks and compiles a schema. On failure the error is a
@@ -87,7 +89,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules, err := compile.Compile(checked, compile.Options{
+	rules, warns, err := compile.CompileWithWarnings(checked, compile.Options{
 		Whitespace:      opts.Whitespace,
 		MaxRules:        opts.MaxRules,
 		MaxAlternatives: opts.MaxAlternatives,
@@ -119,7 +121,7 @@ func Compile(schema []byte, opts Options) (*Grammar, error) {
 		Provenance: prov,
 		Rules:      rules,
 		Schema:     checked,
-		Warnings:   checked.Warnings,
+		Warnings:   append(slices.Clip(checked.Warnings), warns...),
 	}, nil
 }
 

@@ -204,6 +204,7 @@ var codeGlosses = map[subsetcheck.Code]string{
 	subsetcheck.CodeIgnoredKeyword:       "not a keyword, ignored (warning)",
 	subsetcheck.CodeFormatNotEnforced:    "format not enforced (warning)",
 	subsetcheck.CodeRefSiblingsIgnored:   "keywords beside $ref ignored (warning)",
+	subsetcheck.CodeOneOfOverlapExcluded: "oneOf branches overlap, shared values kept out (warning)",
 	subsetcheck.CodeNoValidValue:         "admits no value",
 	subsetcheck.CodeNotExactlyCompilable: "not exactly compilable",
 	subsetcheck.CodeGrammarTooLarge:      "grammar size limit",

@@ -18,7 +18,8 @@ import (
 //     (C402, naming the schemas that meet: see noteMeet).
 //   - oneOf: once its branches are proven pairwise disjoint beside the rest
 //     of the schema (oneof.go), exactly one branch is at least one: the
-//     union of the branches, as anyOf.
+//     union of the branches, as anyOf; where two overlap, each is met with
+//     the complement of the branches it overlaps.
 //   - not: the complement of the negated schema (not.go).
 //   - if/then/else: (if ∧ then) ∪ (not(if) ∧ else), a missing then or else
 //     being true. Without then, where not(if) cannot be built, if ∪ else is
@@ -34,14 +35,9 @@ func (cp *compiler) combinators(s *subsetcheck.Schema, alts []alternative) ([]al
 		}
 	}
 	if s.OneOf != nil {
-		if !cp.oneOfDisjoint(s) {
+		branches, ok := cp.oneOfBranches(s)
+		if !ok {
 			return nil, false
-		}
-		var branches []alternative
-		for _, b := range s.OneOf {
-			if !b.False {
-				branches = append(branches, alternative{opaque: b})
-			}
 		}
 		if alts, ok = cp.cross(alts, branches); !ok {
 			return nil, false
@@ -118,6 +114,7 @@ func (cp *compiler) refuseComplement(err error, keyword string) {
 	if !errors.As(err, &nc) {
 		return
 	}
+	cp.noteNoComplement(nc)
 	what := "not needs the values this schema rejects"
 	if keyword == "if" {
 		what = "if/then/else needs the values this if rejects (for else, or where then is absent)"
@@ -125,6 +122,14 @@ func (cp *compiler) refuseComplement(err error, keyword string) {
 	cp.problem(nc.at, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
 		"%s, and they cannot be written exactly: %s; state what is allowed instead (with type, enum or anyOf), or drop the keyword and check it after decoding",
 		what, nc.why))
+}
+
+// noteNoComplement remembers the first complement found impossible to
+// build, for oneof.go.
+func (cp *compiler) noteNoComplement(nc *noComplement) {
+	if cp.noComplement == nil {
+		cp.noComplement = nc
+	}
 }
 
 // noteMeet records the schemas a meet came from, so that a problem with

@@ -63,8 +63,8 @@ type Options struct {
 	// is enforced by listing them (C402 beyond it); 0 means
 	// DefaultMaxUniqueItems.
 	MaxUniqueItems int
-	// MaxOneOfPairs bounds the pairs of oneOf branches one compile proves
-	// disjoint (C402 beyond it); 0 means the constant MaxOneOfPairs.
+	// MaxOneOfPairs bounds the pairs of oneOf branches one compile
+	// compares (C402 beyond it); 0 means the constant MaxOneOfPairs.
 	MaxOneOfPairs int
 }
 
@@ -80,7 +80,9 @@ const (
 	MaxRepeatCount = 100
 	// MaxMeets is the default of Options.MaxMeets: it bounds the schemas
 	// created by combining a schema's keywords with its $ref target and the
-	// branches of its combinators (C402 beyond it), 60x the corpus's most.
+	// branches of its combinators (C402 beyond it), in the compile and the
+	// compiles that prove its oneOfs together: 3.8x the corpus's most
+	// (5,256, a oneOf whose overlapping branches are met with complements).
 	MaxMeets = 20000
 	// MaxAlternatives is the default of Options.MaxAlternatives: it bounds
 	// the alternatives one schema expands into: $ref
@@ -97,9 +99,10 @@ const (
 	// DefaultMaxUniqueItems is the default of Options.MaxUniqueItems.
 	DefaultMaxUniqueItems = 8
 	// MaxOneOfPairs is the default of Options.MaxOneOfPairs: a oneOf of n
-	// branches is proven disjoint by compiling the meets of its n(n-1)/2
-	// pairs (oneof.go); a compile proves at most this many (C402 beyond
-	// it), the branches of a 45-branch oneOf, 4x the corpus's most.
+	// branches is proven disjoint, or found overlapping, by compiling the
+	// meets of its n(n-1)/2 pairs (oneof.go); a compile compares at most
+	// this many (C402 beyond it), the branches of a 45-branch oneOf, 4x the
+	// corpus's most.
 	MaxOneOfPairs = 1000
 	// MaxValueDepth bounds the nesting the validator and the canonical
 	// serializer follow (values and $ref chains).
@@ -121,28 +124,64 @@ var ErrBeyondExponent = fmt.Errorf("not JSON or exponent beyond %d (MaxExponent)
 // helper rules of prelude.go, one-character literals) and within it: read
 // them, never change them; build a new expression to change a rule.
 func Compile(c *subsetcheck.Checked, opts Options) (*gbnf.Grammar, error) {
+	g, _, err := CompileWithWarnings(c, opts)
+	return g, err
+}
+
+// CompileWithWarnings is Compile, with what compiling found that the
+// schema enforces but its author may not have meant (W304: a oneOf whose
+// branches overlap, the values they share kept out). Warnings come only
+// with a grammar.
+func CompileWithWarnings(c *subsetcheck.Checked, opts Options) (*gbnf.Grammar, subsetcheck.ErrorList, error) {
 	if c == nil || c.Root == nil {
-		return nil, subsetcheck.ErrorList{{Code: subsetcheck.CodeNoValidValue, Message: "no schema to compile"}}
+		return nil, nil, subsetcheck.ErrorList{{Code: subsetcheck.CodeNoValidValue, Message: "no schema to compile"}}
 	}
 	cp := newCompiler(c, opts)
 	g, err := cp.run()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return g, nil
+	var warns subsetcheck.ErrorList
+	if cp.proofs != nil {
+		warns = cp.proofs.warns
+	}
+	return g, warns, nil
 }
 
 // Canonical returns the canonical text of v under the schema: the one
 // spelling every grammar Compile emits for that schema is guaranteed to
 // accept (compact, declared members in schema order, minimal escapes, one
-// number spelling). It fails when the schema does not accept v.
+// number spelling). It fails when the schema does not accept v. For many
+// values under one schema, a Canonicalizer does the schema's work once.
 func Canonical(c *subsetcheck.Checked, v *subsetcheck.Value) (string, error) {
-	if c == nil || c.Root == nil || v == nil {
+	if c == nil || c.Root == nil {
 		return "", fmt.Errorf("compile.Canonical: nil schema or value")
 	}
+	return NewCanonicalizer(c).Canonical(v)
+}
+
+// A Canonicalizer writes canonical texts (Canonical) under one schema,
+// keeping what it learns of the schema from one value to the next: the
+// alternatives it expands into and which oneOf branches overlap (proven
+// as Compile proves them, with the default limits). Not safe for
+// concurrent use.
+type Canonicalizer struct {
+	cp *compiler
+}
+
+// NewCanonicalizer returns a Canonicalizer for a schema that compiles.
+func NewCanonicalizer(c *subsetcheck.Checked) *Canonicalizer {
 	cp := newCompiler(c, Options{})
-	cp.trustOneOf = true // the schema compiled: its oneOfs are disjoint
-	return cp.canonical(c.Root, v)
+	cp.trustOneOf = true // the schema compiled: every overlap has its complements
+	return &Canonicalizer{cp: cp}
+}
+
+// Canonical is the canonical text of v under the Canonicalizer's schema.
+func (z *Canonicalizer) Canonical(v *subsetcheck.Value) (string, error) {
+	if z.cp.checked == nil || z.cp.checked.Root == nil || v == nil {
+		return "", fmt.Errorf("compile.Canonical: nil schema or value")
+	}
+	return z.cp.canonical(z.cp.checked.Root, v)
 }
 
 // compiler holds the state of one Compile or Canonical call.
@@ -202,18 +241,31 @@ type compiler struct {
 	meets     map[string]*subsetcheck.Schema                // conjunctions, by the set of their parts
 	parts     map[*subsetcheck.Schema][]*subsetcheck.Schema // the parts of each conjunction
 	ids       map[*subsetcheck.Schema]int                   // order of first sight, for set keys
-	nMeets    int                                           // merged schemas made, against maxMeets
+	// meetsMade counts merged schemas against maxMeets; nMeets points at
+	// it, or at the count of the compile whose oneOfs this one proves, so
+	// that the proofs share one budget.
+	meetsMade int
+	nMeets    *int
 
 	// meetOrigins names the schemas each meet of several came from, for
 	// problems (noteMeet); negations holds {"not": s} per s (negation).
 	meetOrigins map[*subsetcheck.Schema][]string
 	negations   map[*subsetcheck.Schema]*subsetcheck.Schema
 	// proofs is shared with the compiles that prove oneOf branches
-	// disjoint (oneof.go); nil until a oneOf is met. trustOneOf skips the
-	// proofs: Canonical serializes under a schema that compiled.
+	// disjoint (oneof.go); nil until a oneOf is met. trustOneOf skips what
+	// only a compile needs (witnesses, branches built ahead): Canonical
+	// serializes under a schema that compiled.
 	proofs     *oneOfProofs
 	trustOneOf bool
 	metRefused bool // a oneOf refused earlier was met again (oneof.go)
+	// complemented holds the schemas made of complements (negations, the
+	// branches of overlapping oneOfs), whose expansions prune (crossing)
+	// while pruning counts them.
+	complemented map[*subsetcheck.Schema]bool
+	pruning      int
+	// noComplement is the first complement found impossible to build
+	// (refuseComplement), which oneof.go turns into its own refusal.
+	noComplement *noComplement
 
 	errs  subsetcheck.ErrorList
 	cause string // first reason a required part admitted no value
@@ -235,6 +287,7 @@ func compilerWithoutPrelude(c *subsetcheck.Checked, opts Options) *compiler {
 		helper:     map[string]string{},
 		sharedRefs: map[string]gbnf.Expr{},
 	}
+	cp.nMeets = &cp.meetsMade
 	if cp.maxRules <= 0 {
 		cp.maxRules = DefaultMaxRules
 	}
@@ -343,6 +396,17 @@ func (cp *compiler) noValue(root *subsetcheck.Schema) {
 
 // problem records one error located at schema s.
 func (cp *compiler) problem(s *subsetcheck.Schema, code subsetcheck.Code, msg string) {
+	p := cp.located(s, code, msg)
+	for _, q := range cp.errs { // one report per place and code is enough
+		if q.Pointer == p.Pointer && q.Code == p.Code {
+			return
+		}
+	}
+	cp.errs = append(cp.errs, p)
+}
+
+// located is a problem at schema s.
+func (cp *compiler) located(s *subsetcheck.Schema, code subsetcheck.Code, msg string) *subsetcheck.Problem {
 	p := &subsetcheck.Problem{Code: code, Message: msg + cp.meetNote(s)}
 	if s != nil {
 		p.Pointer = s.Pointer
@@ -351,12 +415,7 @@ func (cp *compiler) problem(s *subsetcheck.Schema, code subsetcheck.Code, msg st
 			p.Line, p.Col = doc.Position(s.Node.Offset)
 		}
 	}
-	for _, q := range cp.errs { // one report per place and code is enough
-		if q.Pointer == p.Pointer && q.Code == p.Code {
-			return
-		}
-	}
-	cp.errs = append(cp.errs, p)
+	return p
 }
 
 // noteCause remembers the first reason a required part admits no value, so

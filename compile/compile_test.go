@@ -104,7 +104,9 @@ func lines(t *testing.T, data []byte) []string {
 // (texts the grammar must accept / reject; accepted texts must also satisfy
 // the oracle); values (JSON values whose canonical text the grammar must
 // accept, "value => canonical" to pin the text); options ("compact");
-// error (the expected problem code instead of a grammar); grammar (golden).
+// error (the expected problem code instead of a grammar); warning (the
+// codes of the compile's warnings, one a line; none when absent); grammar
+// (golden).
 func TestCases(t *testing.T) {
 	t.Parallel()
 	files, _ := filepath.Glob("testdata/*.txtar")
@@ -137,6 +139,14 @@ func TestCases(t *testing.T) {
 				return
 			}
 			g, m := mustGrammar(t, c, opts)
+			_, warns, _ := CompileWithWarnings(c, opts)
+			var codes []string
+			for _, w := range warns {
+				codes = append(codes, string(w.Code))
+			}
+			if got, want := strings.Join(codes, "\n"), strings.TrimSpace(string(sec["warning"])); got != want {
+				t.Errorf("warnings %q, want %q: %v", got, want, warns)
+			}
 			o := newOracle(t, schema)
 			for _, text := range lines(t, sec["accept"]) {
 				if !m.Accepts(text) {

@@ -18,8 +18,80 @@ import (
 // decimals only, so that no other spelling of an excluded number (3.0,
 // 30e-1) is left; strings become the complement of the excluded strings'
 // trie, in canonical spelling only, so that no other spelling of an
-// excluded string is left (extraName). An excluded array or object would
-// need its complement spelled member by member: refused.
+// excluded string is left (extraName). An excluded array or object is
+// written member by member instead (otherThan), never as Except.
+
+// otherThan is every value but the array or object c, as a union of
+// plain schemas whose parts are disjoint (the first difference): for an
+// object, another type, the first of c's members missing, the first with
+// another value, or all of c's members and some other member
+// (Schema.SomeMember); for an array, another type, another length, or the
+// first item with another value. The members and items of c are excluded
+// in turn by their own complements (negation of their const), so nested
+// values need nothing more.
+func (cp *compiler) otherThan(p *subsetcheck.Schema, c *subsetcheck.Value) []alternative {
+	mk := func(t subsetcheck.Type) *subsetcheck.Schema {
+		s := trueSchema(p)
+		s.Types = t
+		return s
+	}
+	var out []alternative
+	add := func(s *subsetcheck.Schema) { out = append(out, alternative{plain: s}) }
+	if c.Kind == subsetcheck.Object {
+		add(mk(subsetcheck.AllTypes &^ subsetcheck.TObject))
+		names := make([]string, len(c.Members))
+		same := make([]subsetcheck.Property, len(c.Members))
+		for i, m := range c.Members {
+			names[i] = m.Name
+			same[i] = subsetcheck.Property{Name: m.Name, Schema: constOf(p, m.Value)}
+		}
+		for i, n := range names { // the names before n, without n
+			s := mk(subsetcheck.TObject)
+			s.Required = names[:i:i]
+			s.Properties = []subsetcheck.Property{{Name: n, Schema: falseSchema(p)}}
+			add(s)
+		}
+		for i, m := range c.Members { // all there, those before m the same, m not
+			s := mk(subsetcheck.TObject)
+			s.Required = names
+			s.Properties = append(slices.Clip(same[:i]), subsetcheck.Property{Name: m.Name, Schema: cp.negation(same[i].Schema)})
+			add(s)
+		}
+		s := mk(subsetcheck.TObject) // all there and the same, and another member
+		s.Required = names
+		s.Properties = same
+		s.SomeMember = []subsetcheck.SomeMember{{Schema: trueSchema(p), Names: names}}
+		add(s)
+		return out
+	}
+	add(mk(subsetcheck.AllTypes &^ subsetcheck.TArray))
+	n := len(c.Items)
+	if n > 0 {
+		s := mk(subsetcheck.TArray)
+		s.MaxItems = n - 1
+		add(s)
+	}
+	longer := mk(subsetcheck.TArray)
+	longer.MinItems = n + 1
+	add(longer)
+	for i, it := range c.Items { // n items, those before i the same, item i not
+		s := mk(subsetcheck.TArray)
+		s.MinItems, s.MaxItems = n, n
+		for _, before := range c.Items[:i] {
+			s.PrefixItems = append(s.PrefixItems, constOf(p, before))
+		}
+		s.PrefixItems = append(s.PrefixItems, cp.negation(constOf(p, it)))
+		add(s)
+	}
+	return out
+}
+
+// constOf is the schema {"const": v}, placed at p.
+func constOf(p *subsetcheck.Schema, v *subsetcheck.Value) *subsetcheck.Schema {
+	s := trueSchema(p)
+	s.Enum = []*subsetcheck.Value{v}
+	return s
+}
 
 // excluded is what a plain schema's Except takes away, per type.
 type excluded struct {
@@ -59,6 +131,7 @@ func (cp *compiler) excludedBy(p *subsetcheck.Schema) (excluded, bool) {
 			cp.problem(p, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
 				"%s is excluded here (not of an enum or const), and the %ss other than one value have no grammar here; exclude it by a keyword of its members instead (for example not with required or properties)",
 				clip(plainText(x), 60), kindWord(x.Kind)))
+			cp.noteNoComplement(&noComplement{at: p, why: fmt.Sprintf("the %ss other than %s have no grammar here", kindWord(x.Kind), clip(plainText(x), 60))})
 			return ex, false
 		}
 	}
@@ -111,6 +184,7 @@ func (cp *compiler) stringsExcept(p *subsetcheck.Schema, strs []string) gbnf.Exp
 		cp.problem(p, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
 			"the strings here must not be %s (not of an enum or const), and excluding strings from format %q is not supported; list the allowed strings in enum instead",
 			clip(quoted(strs[0]), 60), p.Format))
+		cp.noteNoComplement(&noComplement{at: p, why: fmt.Sprintf("the strings in format %q other than %s have no grammar here", p.Format, clip(quoted(strs[0]), 60))})
 		return nil
 	}
 	if p.MinLength == 0 && p.MaxLength < 0 {

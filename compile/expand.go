@@ -36,7 +36,7 @@ func unconstrained(s *subsetcheck.Schema) bool {
 		len(s.Properties) == 0 && len(s.Required) == 0 && s.AdditionalProperties == nil &&
 		len(s.PrefixItems) == 0 && s.Items == nil && s.MinItems == 0 && s.MaxItems < 0 &&
 		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && s.Lower == nil && s.Upper == nil &&
-		len(s.Except) == 0 && !counts(s)
+		len(s.Except) == 0 && s.SomeMember == nil && !counts(s)
 }
 
 // counts says whether s has a counting keyword or a dependency (count.go,
@@ -113,6 +113,10 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 	}
 	put(&cp.expanding, s, true)
 	defer delete(cp.expanding, s)
+	if cp.complemented[s] {
+		cp.pruning++
+		defer func() { cp.pruning-- }()
+	}
 
 	alts := []alternative{{plain: own(s)}}
 	if s.Ref != nil {
@@ -151,14 +155,28 @@ func (cp *compiler) expand(s *subsetcheck.Schema) ([]alternative, bool) {
 
 // cross is the pairwise meet of two unions, in order.
 func (cp *compiler) cross(as, bs []alternative) ([]alternative, bool) {
+	return cp.crossing(as, bs, false)
+}
+
+// crossing is cross; with prune, or inside a complement, meets whose
+// keywords evidently admit no value are left out before they count
+// against Options.MaxAlternatives: complements cross many parts that
+// contradict (not.go). (Elsewhere they are kept, to be found empty when
+// compiled, as grammars have always been built.)
+func (cp *compiler) crossing(as, bs []alternative, prune bool) ([]alternative, bool) {
+	prune = prune || cp.pruning > 0
 	var out []alternative
 	for _, a := range as {
 		for _, b := range bs {
-			m, ok := cp.meetAlt(a, b)
+			m, ok := cp.meetAlt(a, b, prune)
 			if !ok {
 				return nil, false
 			}
-			out = append(out, m...)
+			for _, x := range m {
+				if !prune || x.plain == nil || !noValueEvident(x.plain) {
+					out = append(out, x)
+				}
+			}
 			if len(out) > cp.maxAlts {
 				s := a.plain
 				if s == nil {
@@ -174,7 +192,7 @@ func (cp *compiler) cross(as, bs []alternative) ([]alternative, bool) {
 	return out, true
 }
 
-func (cp *compiler) meetAlt(a, b alternative) ([]alternative, bool) {
+func (cp *compiler) meetAlt(a, b alternative, prune bool) ([]alternative, bool) {
 	switch {
 	case a.plain != nil && isTrue(a.plain):
 		return []alternative{b}, true
@@ -185,13 +203,13 @@ func (cp *compiler) meetAlt(a, b alternative) ([]alternative, bool) {
 		if !ok {
 			return nil, false
 		}
-		return cp.cross(as, []alternative{b})
+		return cp.crossing(as, []alternative{b}, prune)
 	case b.opaque != nil:
 		bs, ok := cp.expand(b.opaque)
 		if !ok {
 			return nil, false
 		}
-		return cp.cross([]alternative{a}, bs)
+		return cp.crossing([]alternative{a}, bs, prune)
 	}
 	m, ok := cp.meet(a.plain, b.plain)
 	if !ok {
@@ -207,8 +225,8 @@ func (cp *compiler) meetAlt(a, b alternative) ([]alternative, bool) {
 // conjunctions (conjOf) and the meets of plain schemas, whose number a chain
 // of combinators can make quadratic. False, with a problem at s, past it.
 func (cp *compiler) countMeet(s *subsetcheck.Schema) bool {
-	cp.nMeets++
-	if cp.nMeets <= cp.maxMeets {
+	*cp.nMeets++
+	if *cp.nMeets <= cp.maxMeets {
 		return true
 	}
 	cp.problem(s, subsetcheck.CodeNotExactlyCompilable, fmt.Sprintf(
@@ -249,8 +267,8 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	var ok bool
 	for _, p := range a.Properties {
 		other := b.AdditionalProperties
-		if q := property(b, p.Name); q != nil {
-			other = q
+		if declared(b, p.Name) {
+			other = property(b, p.Name) // nil: any value
 		}
 		var s *subsetcheck.Schema
 		if s, ok = cp.conj(p.Schema, other); !ok {
@@ -259,7 +277,7 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 		m.Properties = append(m.Properties, subsetcheck.Property{Name: p.Name, Schema: s})
 	}
 	for _, p := range b.Properties {
-		if property(a, p.Name) != nil {
+		if declared(a, p.Name) {
 			continue
 		}
 		var s *subsetcheck.Schema
@@ -303,6 +321,7 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 		return nil, false
 	}
 	m.Except = exceptBoth(a.Except, b.Except)
+	meetSomeMember(m, a, b)
 	cp.noteMeet(m, a, b)
 	return m, true
 }

@@ -207,6 +207,9 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 			return fail(s, inst, kw("not"), "the value is one that not excludes")
 		}
 	}
+	if s.SomeMember != nil && v.Kind == subsetcheck.Object && !someMemberHolds(s, v, depth) {
+		return fail(s, inst, kw("not"), "no member other than those additionalProperties leaves out breaks it, as not requires")
+	}
 	if s.Ref != nil {
 		if f := explain(s.Ref, v, inst, depth+1); f != nil {
 			return f

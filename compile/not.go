@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
@@ -64,11 +63,44 @@ func (cp *compiler) complement(s *subsetcheck.Schema) ([]alternative, error) {
 				return nil, &noComplement{at: a.plain, why: why + cp.meetNote(a.plain)}
 			}
 		}
-		if out, ok = cp.cross(out, c); !ok {
+		if out, ok = cp.crossing(out, c, true); !ok {
 			return nil, errReported
 		}
 	}
 	return out, nil
+}
+
+// noValueEvident says whether plain schema p admits no value by its own
+// keywords, as a cheap look tells: false, no type, an empty enum, or its
+// one type's bounds contradict (a required member that must not be
+// there, lengths, counts or a range that admit nothing).
+func noValueEvident(p *subsetcheck.Schema) bool {
+	switch {
+	case p.False || p.Types == 0 || p.Enum != nil && len(p.Enum) == 0:
+		return true
+	case p.Types == subsetcheck.TObject:
+		for _, r := range p.Required {
+			s := p.AdditionalProperties
+			if declared(p, r) {
+				s = property(p, r) // nil: any value
+			}
+			if s = target(s); s != nil && s.False {
+				return true
+			}
+		}
+	case p.Types == subsetcheck.TArray:
+		return p.MaxItems >= 0 && p.MinItems > p.MaxItems
+	case p.Types == subsetcheck.TString:
+		return p.MaxLength >= 0 && p.MinLength > p.MaxLength
+	case p.Types&^(subsetcheck.TNumber|subsetcheck.TInteger) == 0:
+		lo, hi := p.Lower, p.Upper
+		if lo == nil || hi == nil || lo.Value == nil || hi.Value == nil {
+			return false
+		}
+		c := lo.Value.Cmp(hi.Value)
+		return c > 0 || c == 0 && (lo.Exclusive || hi.Exclusive)
+	}
+	return false
 }
 
 // ComplementReason says why the complement of s cannot be built at its top
@@ -118,6 +150,7 @@ func (cp *compiler) negation(s *subsetcheck.Schema) *subsetcheck.Schema {
 	n := trueSchema(s)
 	n.Not = s
 	put(&cp.negations, s, n)
+	put(&cp.complemented, n, true)
 	return n
 }
 
@@ -147,9 +180,27 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 				in = append(in, m)
 			}
 		}
+		var scalars, compounds []*subsetcheck.Value
+		for _, m := range in {
+			if m.Kind == subsetcheck.Array || m.Kind == subsetcheck.Object {
+				compounds = append(compounds, m)
+			} else {
+				scalars = append(scalars, m)
+			}
+		}
 		s := mk(subsetcheck.AllTypes)
-		s.Except = in
-		return []alternative{{plain: s}}, ""
+		s.Except = scalars
+		switch {
+		case len(compounds) == 0:
+			return []alternative{{plain: s}}, ""
+		case len(compounds) == 1 && len(scalars) == 0:
+			return cp.otherThan(p, compounds[0]), "" // except.go
+		}
+		for _, c := range compounds { // each of them excluded too: one more conjunct each
+			s.AllOf = append(s.AllOf, cp.negation(constOf(p, c)))
+		}
+		put(&cp.complemented, s, true)
+		return []alternative{{opaque: s}}, ""
 	}
 	var out []alternative
 	add := func(s *subsetcheck.Schema) { out = append(out, alternative{plain: s}) }
@@ -271,19 +322,24 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 			held = append(held, pr)
 		}
 		if ap := target(p.AdditionalProperties); !isTrue(ap) {
-			what := "whose value breaks additionalProperties"
-			if ap.False {
-				what = "at all"
+			// All of those held, some member that properties does not
+			// declare breaks additionalProperties (somemember.go). The part
+			// declares every name the negated properties do, so that its
+			// meets do too, and only members outside them are extras.
+			s := mk(subsetcheck.TObject)
+			s.Required = slices.Clip(p.Required)
+			s.Properties = slices.Clip(p.Properties)
+			s.SomeMember = []subsetcheck.SomeMember{{Schema: cp.negation(ap), Names: propertyNames(p)}}
+			add(s)
+		}
+		for _, r := range p.SomeMember {
+			// No member outside r.Names has a value r.Schema accepts.
+			s := mk(subsetcheck.TObject)
+			for _, n := range r.Names {
+				s.Properties = append(s.Properties, subsetcheck.Property{Name: n})
 			}
-			names := make([]string, len(p.Properties))
-			for i, pr := range p.Properties {
-				names[i] = quoted(pr.Name)
-			}
-			declared := "no member is declared"
-			if len(names) > 0 {
-				declared = "the declared ones are " + clip(strings.Join(names, ", "), 80)
-			}
-			return nil, fmt.Sprintf("an object with some undeclared member %s has no grammar here (%s)", what, declared)
+			s.AdditionalProperties = cp.negation(r.Schema)
+			add(s)
 		}
 	}
 	// The counting keywords (countnot.go): left out, not would drop them.

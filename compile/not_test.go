@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"math/big"
 	"strings"
 	"testing"
 
@@ -88,13 +89,11 @@ func TestNotStrings(t *testing.T) {
 // refused with C402, saying what was negated and why; nothing else is.
 func TestNotRefused(t *testing.T) {
 	for _, tc := range []struct{ schema, want string }{
-		{`{"not":{"type":"object","additionalProperties":false}}`, "undeclared member at all"},
-		{`{"not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`, `whose value breaks additionalProperties has no grammar here (the declared ones are "a")`},
+		{`{"type":"object","minProperties":2,"not":{"additionalProperties":false}}`, "cannot also count its members"},
 		{`{"not":{"prefixItems":[{}],"items":{"type":"string"}}}`, "needs contains"},
-		{`{"not":{"enum":[[1]]}}`, "[1] is excluded here"},
 		{`{"type":"string","format":"date","not":{"const":"2020-01-01"}}`, `must not be "2020-01-01"`},
 		{`{"not":{"type":"string","format":"date"}}`, `not in format "date"`},
-		{`{"if":{"additionalProperties":false},"then":{"type":"object"}}`, "if/then/else needs the values this if rejects"},
+		{`{"if":{"uniqueItems":true},"then":{"type":"object"}}`, "if/then/else needs the values this if rejects"},
 		{`{"allOf":[{"type":"string","format":"date-time"},{"maxLength":30}]}`, "(this is where #/allOf/0 and #/allOf/1 meet)"},
 	} {
 		_, err := Compile(checkAsserted(t, tc.schema), Options{})
@@ -108,6 +107,10 @@ func TestNotRefused(t *testing.T) {
 		`{"if":{"additionalProperties":false},"else":{"type":"array"}}`, // if ∪ else: no complement needed
 		`{"type":"array","not":{"items":{"type":"string"},"maxItems":3}}`,
 		`{"not":{"type":"object","required":["a"],"properties":{"a":{"not":{"type":"string"}}}}}`,
+		`{"not":{"type":"object","additionalProperties":false}}`,
+		`{"not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`,
+		`{"not":{"enum":[[1]]}}`,
+		`{"if":{"additionalProperties":false},"then":{"type":"object"}}`,
 	} {
 		if _, err := Compile(checkSchema(t, schema), Options{}); err != nil {
 			t.Errorf("%s: %v", schema, err)
@@ -120,12 +123,12 @@ func TestNotRefused(t *testing.T) {
 func TestComplementReason(t *testing.T) {
 	cp := newCompiler(checkSchema(t, `{}`), Options{})
 	ok := &subsetcheck.Schema{Types: subsetcheck.TString, MaxItems: -1, MaxLength: 2}
-	no := &subsetcheck.Schema{Types: subsetcheck.AllTypes, MaxItems: -1, MaxLength: -1, AdditionalProperties: &subsetcheck.Schema{False: true}}
+	no := &subsetcheck.Schema{Types: subsetcheck.AllTypes, MaxItems: -1, MaxLength: -1, UniqueItems: true}
 	if why := cp.complementReason(ok); why != "" {
 		t.Errorf("complement of a string schema refused: %s", why)
 	}
-	if why := cp.complementReason(no); !strings.Contains(why, "undeclared member") {
-		t.Errorf("complement of additionalProperties false: %q", why)
+	if why := cp.complementReason(no); !strings.Contains(why, "repeat an item") {
+		t.Errorf("complement of uniqueItems: %q", why)
 	}
 	if n := cp.negation(cp.negation(ok)); n != ok {
 		t.Errorf("the negation of a negation is not the schema itself")
@@ -159,5 +162,116 @@ func TestNotStringsBounded(t *testing.T) {
 			}
 		}
 		all("", 5)
+	}
+}
+
+// TestNoValueEvident: the cheap emptiness look that prunes complements
+// and shortcuts oneOf proofs says empty only of schemas that admit no
+// value.
+func TestNoValueEvident(t *testing.T) {
+	f := &subsetcheck.Schema{False: true}
+	rat := func(n int64) *big.Rat { return big.NewRat(n, 1) }
+	obj := func(props []subsetcheck.Property, ap *subsetcheck.Schema, types subsetcheck.Type) *subsetcheck.Schema {
+		return &subsetcheck.Schema{Types: types, Properties: props, Required: []string{"a"}, AdditionalProperties: ap, MaxItems: -1, MaxLength: -1}
+	}
+	num := func(lo, hi int64, exclusive bool) *subsetcheck.Schema {
+		return &subsetcheck.Schema{Types: subsetcheck.TNumber | subsetcheck.TInteger, MaxItems: -1, MaxLength: -1,
+			Lower: &subsetcheck.Bound{Value: rat(lo), Exclusive: exclusive}, Upper: &subsetcheck.Bound{Value: rat(hi)}}
+	}
+	for _, tc := range []struct {
+		name  string
+		s     *subsetcheck.Schema
+		empty bool
+	}{
+		{"required member declared with any value, others closed", obj([]subsetcheck.Property{{Name: "a"}}, f, subsetcheck.TObject), false},
+		{"required member declared false", obj([]subsetcheck.Property{{Name: "a", Schema: f}}, nil, subsetcheck.TObject), true},
+		{"required member undeclared, others closed", obj(nil, f, subsetcheck.TObject), true},
+		{"required member false, strings too", obj([]subsetcheck.Property{{Name: "a", Schema: f}}, nil, subsetcheck.TObject|subsetcheck.TString), false},
+		{"minItems over maxItems", &subsetcheck.Schema{Types: subsetcheck.TArray, MinItems: 3, MaxItems: 2, MaxLength: -1}, true},
+		{"minItems at maxItems", &subsetcheck.Schema{Types: subsetcheck.TArray, MinItems: 2, MaxItems: 2, MaxLength: -1}, false},
+		{"minLength over maxLength", &subsetcheck.Schema{Types: subsetcheck.TString, MinLength: 3, MaxLength: 2, MaxItems: -1}, true},
+		{"range 3..2", num(3, 2, false), true},
+		{"range 2..2", num(2, 2, false), false},
+		{"range (2..2]", num(2, 2, true), true},
+		{"no type", &subsetcheck.Schema{MaxItems: -1, MaxLength: -1}, true},
+	} {
+		if got := noValueEvident(tc.s); got != tc.empty {
+			t.Errorf("%s: noValueEvident %v, want %v", tc.name, got, tc.empty)
+		}
+	}
+}
+
+// TestNotAdditional: the complement of additionalProperties (some member
+// it governs breaks it) against the oracle on every object of up to four
+// members over a few names and values, beside declared and required
+// members of the meet, nested, in oneOf and in if.
+func TestNotAdditional(t *testing.T) {
+	var objects []string
+	values := []string{"", "1", `"s"`, "null", "[1]"}
+	for _, a := range values {
+		for _, b := range values {
+			for _, c := range values {
+				for _, z := range values {
+					var members []string
+					for i, v := range []string{a, b, c, z} {
+						if v != "" {
+							members = append(members, quoted([]string{"a", "b", "c", "z"}[i])+":"+v)
+						}
+					}
+					objects = append(objects, "{"+strings.Join(members, ",")+"}")
+				}
+			}
+		}
+	}
+	objects = append(objects, "1", `"s"`, "[]")
+	for _, schema := range []string{
+		`{"not":{"type":"object","additionalProperties":false}}`,
+		`{"type":"object","not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`,
+		`{"type":"object","properties":{"b":{"type":"integer"},"c":{}},"not":{"properties":{"a":{}},"additionalProperties":{"type":"string"}}}`,
+		`{"type":"object","required":["c"],"not":{"properties":{"a":{"type":"integer"}},"additionalProperties":{"type":["string","null"]}}}`,
+		`{"not":{"type":"object","not":{"additionalProperties":{"type":"integer"}}}}`,
+		`{"type":"object","not":{"required":["a"],"properties":{"b":{"const":1}},"additionalProperties":{"type":"null"}}}`,
+		`{"if":{"additionalProperties":false},"then":{"type":"object"},"else":{"required":["a"]}}`,
+		`{"oneOf":[{"type":"object","properties":{"a":{"type":"integer"}}},{"type":"object","properties":{"a":{}},"additionalProperties":false}]}`,
+		`{"oneOf":[{"properties":{"a":{}},"additionalProperties":false},{"properties":{"b":{}},"additionalProperties":false}]}`,
+		`{"oneOf":[{"required":["a"],"additionalProperties":{"type":"integer"}},{"properties":{"b":{"type":"string"}},"additionalProperties":{"type":["integer","null"]}}]}`,
+		`{"not":{"anyOf":[{"type":"object","properties":{"a":{}},"additionalProperties":false},{"type":"object","properties":{"b":{}},"additionalProperties":{"type":"null"}}]}}`,
+		`{"oneOf":[{"type":"object"},{"type":"object","properties":{"a":{}},"additionalProperties":false},{"type":"object","properties":{"b":{}},"additionalProperties":false}]}`,
+		`{"type":"object","properties":{"c":{"type":"integer"}},"not":{"anyOf":[{"properties":{"a":{},"c":{}},"additionalProperties":{"type":"integer"}},{"properties":{"b":{}},"additionalProperties":{"type":"string"}},{"additionalProperties":{"type":["null","array"]}}]}}`,
+	} {
+		t.Run(schema, func(t *testing.T) { exactOn(t, schema, objects) })
+	}
+}
+
+// TestNotCompound: excluded arrays and objects (not of an enum or const
+// that lists them) against the oracle on every object of up to three
+// members and every array of up to three items over a few values, equal
+// ones spelled apart (1 and 1.0).
+func TestNotCompound(t *testing.T) {
+	values := []string{`"void"`, "1", "1.0", "[1]", `{"a":[1]}`, `"x"`}
+	universe := []string{"null", "1", `"void"`, "[]", "{}"}
+	for _, a := range append([]string{""}, values...) {
+		for _, b := range append([]string{""}, values[:4]...) {
+			for _, c := range []string{"", "null"} {
+				var members, items []string
+				for i, v := range []string{a, b, c} {
+					if v != "" {
+						members = append(members, quoted([]string{"type", "n", "a"}[i])+":"+v)
+						items = append(items, v)
+					}
+				}
+				universe = append(universe, "{"+strings.Join(members, ",")+"}", "["+strings.Join(items, ",")+"]")
+			}
+		}
+	}
+	for _, schema := range []string{
+		`{"not":{"const":{"type":"void"}}}`,
+		`{"not":{"enum":[[1,"void"],[],2,{"a":[1]},{"type":"x","n":[1]}]}}`,
+		`{"type":"object","properties":{"type":{"type":"string"}},"not":{"const":{"type":"void","n":1}}}`,
+		`{"type":"array","items":{"type":["integer","string"]},"not":{"enum":[[1],["void",1]]}}`,
+		`{"oneOf":[{"type":"object"},{"const":{"type":"void"}}]}`,
+		`{"oneOf":[{"type":"array","maxItems":2},{"enum":[[1,1],[]]}]}`,
+	} {
+		t.Run(schema, func(t *testing.T) { exactOn(t, schema, universe) })
 	}
 }

@@ -100,7 +100,11 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	var buf [8]gbnf.Expr // one per type at most (two for boolean); alt copies them out
 	alts := buf[:0]
 	if t&subsetcheck.TObject != 0 {
-		alts = append(alts, cp.objectExpr(p, base))
+		if p.SomeMember != nil {
+			alts = append(alts, cp.someMemberObject(p, base)) // somemember.go
+		} else {
+			alts = append(alts, cp.objectExpr(p, base))
+		}
 	}
 	if t&subsetcheck.TArray != 0 {
 		alts = append(alts, cp.arrayExpr(p, base))
@@ -238,6 +242,12 @@ func sharedAt(rs [][]rune, d int) bool {
 // skippable, then extra members. Linear in the number of members: the
 // members from i on are one expression, a rule when two places refer to it.
 func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
+	return cp.objectWithExtras(p, base, nil)
+}
+
+// objectWithExtras is objectExpr whose extra members meet the
+// requirements some (somemember.go).
+func (cp *compiler) objectWithExtras(p *subsetcheck.Schema, base string, some []subsetcheck.SomeMember) gbnf.Expr {
 	type member = objectMember
 	members := make([]member, 0, len(p.Properties)+len(p.Required))
 	names := make([]string, 0, len(p.Properties)+len(p.Required))
@@ -275,7 +285,7 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	for _, n := range dependencyNames(p) { // dependencies.go
 		add(n, p.AdditionalProperties)
 	}
-	if p.Dependencies != nil || (p.MinProperties > 0 || p.MaxProperties != nil) && !cp.countsHold(p, members) {
+	if some == nil && (p.Dependencies != nil || (p.MinProperties > 0 || p.MaxProperties != nil) && !cp.countsHold(p, members)) {
 		return cp.countedObject(p, base, members, names)
 	}
 	ws, quote := cp.w(), lit(`"`)
@@ -288,7 +298,11 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	// at each of the comma, the whitespace and the quote (see cost.go).
 	var rest gbnf.Expr
 	more := epsilon()
-	if ap := p.AdditionalProperties; ap == nil || !ap.False {
+	if some != nil {
+		if rest, more = cp.someMemberTail(p, base, names, some); rest == nil {
+			return nil
+		}
+	} else if ap := p.AdditionalProperties; ap == nil || !ap.False {
 		if v := cp.schemaRef(ap); v != nil {
 			extra := seq(cp.extraName(names), ws, lit(":"), ws, v, ws)
 			member := cp.addRule(cp.newName(base+"-extra"), seq(lit(","), ws, quote, extra))
@@ -296,7 +310,7 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 			rest = seq(extra, more)
 		}
 	}
-	optional := true // no member from i on is required
+	optional := some == nil // no member from i on is required (some needs an extra)
 	for i := len(members) - 1; i >= 0; i-- {
 		m := members[i]
 		// The nodes come from the slab (slab.go): members are the most

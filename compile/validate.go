@@ -262,6 +262,9 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 			return false
 		}
 	}
+	if s.SomeMember != nil && v.Kind == subsetcheck.Object && !someMemberHolds(s, v, depth) {
+		return false
+	}
 	if s.Ref != nil && !acceptsDepth(s.Ref, v, depth+1) {
 		return false
 	}

@@ -1,6 +1,7 @@
 package equiv
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,25 @@ func (g *Generator) combinatorCandidates(s *subsetcheck.Schema, depth int) []*su
 	}
 	for _, b := range s.OneOf {
 		out = append(out, g.valid(b, depth+1)...)
+		// Where branches overlap, the values one rejects may be those
+		// another accepts alone (or all a branch true leaves).
+		out = append(out, g.invalid(b, depth+1)...)
+	}
+	for k, list := range [][]*subsetcheck.Schema{s.AllOf, s.OneOf} {
+		var lists [][]*subsetcheck.Value
+		for _, b := range list {
+			if w := g.withOwn(s, b); w != nil {
+				vs := g.valid(w, depth+1)
+				out = append(out, vs...)
+				lists = append(lists, vs)
+			}
+		}
+		if k == 0 && len(lists) > 1 { // allOf: objects of every branch at once
+			out = append(out, mergeObjects(lists)...)
+		}
+	}
+	if len(s.OneOf) > 1 { // values of one branch with members of another, which may still match one
+		out = append(out, mergeObjects([][]*subsetcheck.Value{g.valid(s.OneOf[0], depth+1), g.valid(s.OneOf[1], depth+1)})...)
 	}
 	if s.Not != nil {
 		out = append(out, g.invalid(s.Not, depth+1)...)
@@ -60,6 +80,12 @@ func (g *Generator) combinatorNearMisses(s *subsetcheck.Schema, depth int) []*su
 		out = append(out, g.invalid(b, depth+1)...)
 		out = append(out, g.valid(b, depth+1)...) // the ones two branches accept
 	}
+	// Objects made to match two branches at once, and so none of oneOf.
+	for i := range s.OneOf {
+		for j := i + 1; j < len(s.OneOf) && j < i+4; j++ {
+			out = append(out, mergeObjects([][]*subsetcheck.Value{g.valid(s.OneOf[i], depth+1), g.valid(s.OneOf[j], depth+1)})...)
+		}
+	}
 	if s.Not != nil {
 		for _, v := range g.valid(s.Not, depth+1) {
 			out = append(out, v)
@@ -76,6 +102,38 @@ func (g *Generator) combinatorNearMisses(s *subsetcheck.Schema, depth int) []*su
 		}
 	}
 	return out
+}
+
+// withOwn is branch b with s's own object keywords around it: s's
+// properties that b does not declare, s's required names, and s's
+// additionalProperties where b has none; nil when s declares no property.
+// A branch that only requires names (oneOf [{"required": ["a"]}, ...]
+// beside properties) so gets members of the types s gives them.
+func (g *Generator) withOwn(s, b *subsetcheck.Schema) *subsetcheck.Schema {
+	if len(s.Properties) == 0 || b.False || b.Types&subsetcheck.TObject == 0 {
+		return nil
+	}
+	key := [2]*subsetcheck.Schema{s, b}
+	if w, ok := g.within[key]; ok {
+		return w
+	}
+	w := *b
+	w.Types &= s.Types & subsetcheck.TObject // the other types need no members
+	w.Properties = slices.Clip(b.Properties)
+	for _, p := range s.Properties {
+		if declared(b, p.Name) == nil {
+			w.Properties = append(w.Properties, p)
+		}
+	}
+	w.Required = append(slices.Clip(b.Required), s.Required...)
+	if w.AdditionalProperties == nil {
+		w.AdditionalProperties = s.AdditionalProperties
+	}
+	if g.within == nil {
+		g.within = map[[2]*subsetcheck.Schema]*subsetcheck.Schema{}
+	}
+	g.within[key] = &w
+	return &w
 }
 
 // mergeObjects joins the first objects of each list member by member

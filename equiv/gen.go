@@ -41,6 +41,9 @@ type Generator struct {
 	rng   *rand.Rand
 	memo  map[memoKey][]*subsetcheck.Value
 	names []string // every declared property name, so extras never collide
+	// within holds the branches met with their schema's own object
+	// keywords (withOwn), one per pair, so that memo finds them again.
+	within map[[2]*subsetcheck.Schema]*subsetcheck.Schema
 }
 
 type memoKey struct {

@@ -204,6 +204,7 @@ type run struct {
 	compact        *gbnf.Matcher
 	compactGrammar *gbnf.Grammar
 	oracle         *oracle.Oracle
+	canonical      *compile.Canonicalizer
 	tally          *tally
 	fails          int
 	engine         []engineCase
@@ -351,6 +352,9 @@ func checkSchemaWith(t testing.TB, tl *tally, name string, schema []byte, opts s
 
 func (r *run) check() {
 	c := r.out.checked
+	if r.canonical == nil {
+		r.canonical = compile.NewCanonicalizer(c)
+	}
 	gen := NewGenerator(c, r.seed)
 	valid, invalid := gen.Valid(), gen.Invalid()
 	r.tally.add(func(t *tally) {
@@ -371,7 +375,7 @@ func (r *run) check() {
 			r.modelBug("generated as valid, the validator rejects it", text, verdictName(ok, err))
 			continue
 		}
-		canon, err := compile.Canonical(c, v)
+		canon, err := r.canonical.Canonical(v)
 		if err != nil {
 			r.fail("INCOMPLETE: Canonical refuses a valid value", text, "-", "accepts; Canonical: "+err.Error())
 			continue
@@ -417,7 +421,7 @@ func (r *run) check() {
 			r.modelBug("generated as invalid, the validator accepts it", text, verdictName(ok, err))
 			continue
 		}
-		if canon, err := compile.Canonical(c, v); err == nil {
+		if canon, err := r.canonical.Canonical(v); err == nil {
 			r.fail("Canonical accepts an invalid value", text, "canonical "+canon, "rejects")
 		}
 		for _, sp := range Spellings {

@@ -37,6 +37,48 @@ func oneOfTagged(n int) string {
 	return b.String()
 }
 
+// oneOfOverlapping is a oneOf of n integer branches, each a lower bound,
+// every pair overlapping: each branch met with the complement of the
+// others.
+func oneOfOverlapping(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"integer","oneOf":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"minimum":%d}`, i)
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
+// oneOfNest is oneOf nested k deep, each level a oneOf of the level below
+// and a range that overlaps it: complements of complements.
+func oneOfNest(k int) string {
+	s := `{"type":"integer"}`
+	for i := 0; i < k; i++ {
+		s = fmt.Sprintf(`{"oneOf":[%s,{"type":"integer","minimum":%d,"maximum":%d}]}`, s, i, i+5)
+	}
+	return s
+}
+
+// oneOfObjects is a oneOf of n object branches that each require a member
+// of their own and constrain another, every pair overlapping: exactly one
+// branch takes 2^(n-1) object shapes per branch.
+func oneOfObjects(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","oneOf":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"properties":{"m%d":{"type":"integer"}},"required":["r%d"]}`, i, i)
+	}
+	b.WriteString("]}")
+	return b.String()
+}
+
 // allOfNest is allOf nested k deep, a bound at each level.
 func allOfNest(k int) string {
 	return strings.Repeat(`{"type":"integer","allOf":[`, k) + `{"minimum":-5}` + strings.Repeat(`],"maximum":100}`, k)

@@ -27,9 +27,10 @@ const (
 	CodeFormatNotExact  Code = "S210" // under AssertFormat, a format the compiler cannot enforce exactly
 
 	// Warnings: accepted, but worth knowing.
-	CodeIgnoredKeyword     Code = "W301" // a member of no JSON Schema vocabulary (x-..., example, _format): constrains nothing
-	CodeFormatNotEnforced  Code = "W302" // "format" is an annotation and is not enforced
-	CodeRefSiblingsIgnored Code = "W303" // before 2019-09, keywords beside $ref are ignored by validators
+	CodeIgnoredKeyword       Code = "W301" // a member of no JSON Schema vocabulary (x-..., example, _format): constrains nothing
+	CodeFormatNotEnforced    Code = "W302" // "format" is an annotation and is not enforced
+	CodeRefSiblingsIgnored   Code = "W303" // before 2019-09, keywords beside $ref are ignored by validators
+	CodeOneOfOverlapExcluded Code = "W304" // oneOf branches overlap: the grammar keeps out the values they share
 
 	// Compiling.
 	CodeNoValidValue         Code = "C401" // the schema (or a required part) admits no value
@@ -81,10 +82,11 @@ var CodeTable = []CodeInfo{
 	{CodeIgnoredKeyword, "Warning: a member that is not a keyword of the schema's draft (x-..., example, a keyword of a later or earlier draft), or a keyword that has no effect where it stands (additionalItems without an items array, then or else without if, if without then and else). Validators ignore it, so it constrains nothing.", "Nothing, if that is what you meant; otherwise fix the name or the $schema."},
 	{CodeFormatNotEnforced, "Warning: format is an annotation; the grammar lets any string through.", "For date, time, date-time, uuid, ipv4, ipv6 and duration, -assert-format (AssertFormat) enforces it exactly; for any other format use enum for a small set of strings, or check the format after decoding."},
 	{CodeRefSiblingsIgnored, "Warning: before 2019-09, validators ignore every keyword beside $ref.", "Move the keywords into the referenced schema, or use 2019-09 or later."},
+	{CodeOneOfOverlapExcluded, "Warning: two branches of a oneOf accept a common value, shown in the message. oneOf rejects such a value, and so does the grammar: each branch is compiled without the values of the branches it overlaps (their complements). Often anyOf was meant, or the branches lack a member that tells them apart.", "If a value may match several branches, write anyOf; if the branches were meant to be exclusive, give each a member with a const of its own (a discriminator), or forbid in one branch a member the other requires."},
 	{CodeNoValidValue, "The schema, or a part that must be present, admits no value.", "Loosen the constraints that contradict each other."},
 	{CodeNotExactlyCompilable, "A combination of admitted keywords that the compiler cannot enforce exactly, or one that would expand past Options.MaxAlternatives, Options.MaxMeets or Options.MaxOneOfPairs (flags -max-alternatives, -max-meets, -max-oneof-pairs; dependencies split into cases count as alternatives), or uniqueItems on items that take more values than Options.MaxUniqueItems (flag -max-unique-items, default 8).", "The message says which; simplify the schema."},
 	{CodeGrammarTooLarge, "The grammar would have more rules than Options.MaxRules (flag -max-rules, default 50,000), or a count or multipleOf would need more states than Options.MaxCountStates or Options.MaxMultipleOfStates (flags -max-count-states, -max-multipleof-states, default 5,000 each).", "Lower large bounds (maxLength, maxItems, minProperties over many optional members, a multipleOf with many digits) or raise the limit the message names."},
-	{CodeOneOfOverlap, "Two branches of a oneOf accept a common value, shown in the message: oneOf rejects such a value while either branch accepts it, and the grammar holds oneOf only as the union of branches proven pairwise disjoint.", "Make the branches exclusive (a const member that differs, a required member that the other branch forbids), or write anyOf if a value may match both."},
+	{CodeOneOfOverlap, "Two branches of a oneOf accept a common value, shown in the message, and keeping such values out needs the values one branch rejects (its complement), which the message says cannot be written exactly (a number that is no multiple of multipleOf, an array with a repeated item, a string outside a format, an object that needs a member breaking additionalProperties beside member counts). Where the complements can be built, an overlap is only a warning (W304).", "Make the branches exclusive (a const member that differs, a required member that the other branch forbids), or write anyOf if a value may match both."},
 	{CodeInputTooLarge, "The input is larger than Limits.MaxInputBytes (flag -max-input-bytes, default 16 MiB).", "Split the schema or raise the limit."},
 	{CodeTooDeep, "Values are nested deeper than Limits.MaxDepth (flag -max-nesting, default 512), or the text's bytes times their nesting depth pass Limits.MaxNestedBytes (flag -max-nested-bytes, default 256 MiB), which bounds the reader's work.", "Flatten the document, for example with $ref to $defs."},
 	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (flag -max-number-digits, default 10,000).", "Write a smaller number or raise the limit."},

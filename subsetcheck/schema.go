@@ -80,6 +80,13 @@ const (
 	AllTypes = TNull | TBoolean | TObject | TArray | TNumber | TInteger | TString
 )
 
+// SomeMember is a requirement of Schema.SomeMember: some member whose
+// name is not in Names has a value Schema accepts.
+type SomeMember struct {
+	Schema *Schema
+	Names  []string
+}
+
 // Bound is one end of a numeric range.
 type Bound struct {
 	Value     *big.Rat
@@ -156,6 +163,11 @@ type Schema struct {
 	// never sets it: it is how the compiler writes the complement of an
 	// enum or const (see compile/not.go).
 	Except []*Value
+	// SomeMember lists requirements on objects, each that some member
+	// whose name is not among its Names have a value its Schema accepts.
+	// Check never sets it: it is how the compiler writes the complement of
+	// additionalProperties and of an excluded object (compile/somemember.go).
+	SomeMember []SomeMember
 
 	// Counting and dependencies (issue 21). Every zero value constrains
 	// nothing, so a Schema built by hand means what its other fields say.

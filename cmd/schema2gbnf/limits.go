@@ -46,7 +46,7 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
 	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and combinators (anyOf, allOf, oneOf, not, if) beside other keywords expand into more than `N` alternatives (C402)")
 	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and combinators (C402)")
-	fs.IntVar(&l.maxPairs, "max-oneof-pairs", compile.MaxOneOfPairs, "refuse a schema whose oneOf branches need more than `N` pairs proven disjoint (C402)")
+	fs.IntVar(&l.maxPairs, "max-oneof-pairs", compile.MaxOneOfPairs, "refuse a schema whose oneOf branches need more than `N` pairs compared (C402)")
 	fs.IntVar(&l.maxCountStates, "max-count-states", compile.DefaultMaxCountStates, "refuse a count (minProperties/maxProperties over an object's members, contains counts, uniqueItems' sets of values) that needs more than `N` grammar states (C403)")
 	fs.IntVar(&l.maxMultipleOf, "max-multipleof-states", compile.DefaultMaxMultipleOfStates, "refuse a multipleOf whose digit automaton needs more than `N` states (C403)")
 	fs.IntVar(&l.maxUniqueItems, "max-unique-items", compile.DefaultMaxUniqueItems, "refuse uniqueItems on items that take more than `N` values (C402; at most 63)")
