@@ -37,11 +37,11 @@ func TestCompileAcceptsAndRejects(t *testing.T) {
 }
 
 func TestProblemsAreInspectable(t *testing.T) {
-	_, err := schema2gbnf.Compile([]byte(`{"properties":{"a":{"pattern":"x"},"b":{"$dynamicRef":"#x"}}}`), schema2gbnf.Options{Name: "s.json"})
+	_, err := schema2gbnf.Compile([]byte(`{"properties":{"a":{"unevaluatedProperties":false},"b":{"$dynamicRef":"#x"}}}`), schema2gbnf.Options{Name: "s.json"})
 	var problems subsetcheck.ErrorList
 	require.True(t, errors.As(err, &problems), "%v", err)
 	require.Len(t, problems, 2, "every problem is reported at once")
-	assert.Equal(t, "/properties/a/pattern", problems[0].Pointer)
+	assert.Equal(t, "/properties/a/unevaluatedProperties", problems[0].Pointer)
 	assert.Equal(t, subsetcheck.CodeRefusedKeyword, problems[0].Code)
 	assert.Equal(t, "s.json", problems[0].File)
 	assert.Equal(t, 1, problems[0].Line)

@@ -65,6 +65,10 @@ func (cp *compiler) writeUnder(b *strings.Builder, p *subsetcheck.Schema, v *sub
 	}
 	switch v.Kind {
 	case subsetcheck.Object:
+		p, ok := cp.fold(p) // the members as objectExpr writes them (names.go)
+		if !ok {
+			return cp.errs.Err()
+		}
 		b.WriteByte('{')
 		n := 0
 		member := func(name string, s *subsetcheck.Schema, mv *subsetcheck.Value) error {
@@ -100,7 +104,11 @@ func (cp *compiler) writeUnder(b *strings.Builder, p *subsetcheck.Schema, v *sub
 		}
 		for _, m := range v.Members {
 			if !declared(p, m.Name) && !contains(p.Required, m.Name) && !contains(depNames, m.Name) {
-				if err := member(m.Name, p.AdditionalProperties, m.Value); err != nil {
+				s, ok := cp.memberSchema(p, m.Name)
+				if !ok {
+					return cp.errs.Err()
+				}
+				if err := member(m.Name, s, m.Value); err != nil {
 					return err
 				}
 			}

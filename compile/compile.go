@@ -7,7 +7,10 @@
 // schema's own keywords with its $ref target and with each anyOf branch
 // (expand.go). Each plain alternative becomes a union of per-type grammars
 // (schema.go for objects, arrays and enums; json.go for strings, numbers and
-// any value; integer.go for integer ranges; repeat.go for big counts). Last,
+// any value; integer.go for integer ranges; repeat.go for big counts;
+// pattern.go for strings with a pattern, their language an automaton that
+// machine.go writes a rule per state; names.go for patternProperties and
+// propertyNames). Last,
 // rules that can derive no text are pruned, unreachable rules dropped and
 // deep groups moved into rules of their own (prune.go); a root that admits
 // nothing is an error, never a grammar. Canonical (canonical.go) walks the
@@ -23,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
+	"github.com/schema2gbnf/schema2gbnf/strlang"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -266,6 +270,15 @@ type compiler struct {
 	// noComplement is the first complement found impossible to build
 	// (refuseComplement), which oneof.go turns into its own refusal.
 	noComplement *noComplement
+
+	strs     map[string]*stringEntry // string languages, by stringKey (pattern.go)
+	escapes  map[uint64]gbnf.Expr    // what follows the backslash, by escapeMask (machine.go)
+	setChars map[string]gbnf.Expr    // one character of a set, by setKey (machine.go)
+	// folded are object schemas with patternProperties or propertyNames,
+	// their members folded (names.go); nameLangs the languages of
+	// propertyNames schemas.
+	folded    map[*subsetcheck.Schema]*subsetcheck.Schema
+	nameLangs map[*subsetcheck.Schema]*strlang.Lang
 
 	errs  subsetcheck.ErrorList
 	cause string // first reason a required part admitted no value

@@ -78,7 +78,7 @@ func (cp *compiler) countsHold(p *subsetcheck.Schema, members []objectMember) bo
 	if p.MaxProperties == nil {
 		return true
 	}
-	if ap := p.AdditionalProperties; ap == nil || !ap.False && cp.schemaRef(ap) != nil {
+	if ap := p.AdditionalProperties; ap == nil || !ap.False && cp.schemaRef(ap) != nil || len(p.PatternProperties) > 0 {
 		return false // extra members may pass any maximum
 	}
 	return len(members) <= *p.MaxProperties
@@ -101,11 +101,8 @@ func (cp *compiler) countedObject(p *subsetcheck.Schema, base string, members []
 	if !c.owing() {
 		return nil
 	}
-	if ap := p.AdditionalProperties; ap == nil || !ap.False {
-		if v := cp.schemaRef(ap); v != nil {
-			c.extra = seq(cp.extraName(names), c.ws, lit(":"), c.ws, v, c.ws)
-			c.extraMember = cp.addRule(cp.newName(base+"-extra"), seq(lit(","), c.ws, lit(`"`), c.extra))
-		}
+	if c.extra = cp.extraMember(p, names, base, c.ws); c.extra != nil {
+		c.extraMember = cp.addRule(cp.newName(base+"-extra"), seq(lit(","), c.ws, lit(`"`), c.extra))
 	}
 	most := len(members)
 	if c.extra != nil {

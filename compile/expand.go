@@ -35,7 +35,8 @@ func unconstrained(s *subsetcheck.Schema) bool {
 	return !s.False && s.Types&subsetcheck.AllTypes == subsetcheck.AllTypes && s.Enum == nil &&
 		len(s.Properties) == 0 && len(s.Required) == 0 && s.AdditionalProperties == nil &&
 		len(s.PrefixItems) == 0 && s.Items == nil && s.MinItems == 0 && s.MaxItems < 0 &&
-		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && s.Lower == nil && s.Upper == nil &&
+		s.MinLength == 0 && s.MaxLength < 0 && s.Format == "" && len(s.Patterns) == 0 && s.Lower == nil && s.Upper == nil &&
+		len(s.PatternProperties) == 0 && s.PropertyNames == nil &&
 		len(s.Except) == 0 && s.SomeMember == nil && !counts(s)
 }
 
@@ -263,11 +264,16 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	}
 
 	// Objects: a name declared on one side meets the other side's schema for
-	// it, which is additionalProperties when undeclared there.
+	// it, which is additionalProperties when undeclared there (with
+	// patternProperties: memberSchema).
 	var ok bool
 	for _, p := range a.Properties {
 		other := b.AdditionalProperties
-		if declared(b, p.Name) {
+		if hasNameRules(b) {
+			if other, ok = cp.memberSchema(b, p.Name); !ok {
+				return nil, false
+			}
+		} else if declared(b, p.Name) {
 			other = property(b, p.Name) // nil: any value
 		}
 		var s *subsetcheck.Schema
@@ -280,8 +286,14 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 		if declared(a, p.Name) {
 			continue
 		}
+		other := a.AdditionalProperties
+		if hasNameRules(a) {
+			if other, ok = cp.memberSchema(a, p.Name); !ok {
+				return nil, false
+			}
+		}
 		var s *subsetcheck.Schema
-		if s, ok = cp.conj(a.AdditionalProperties, p.Schema); !ok {
+		if s, ok = cp.conj(other, p.Schema); !ok {
 			return nil, false
 		}
 		m.Properties = append(m.Properties, subsetcheck.Property{Name: p.Name, Schema: s})
@@ -290,6 +302,14 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	m.Required = dedupe(m.Required)
 	if m.AdditionalProperties, ok = cp.conj(a.AdditionalProperties, b.AdditionalProperties); !ok {
 		return nil, false
+	}
+	if hasNameRules(a) || hasNameRules(b) {
+		if m.PatternProperties, ok = cp.meetPatternProperties(a, b); !ok {
+			return nil, false
+		}
+		if m.PropertyNames, ok = cp.conj(a.PropertyNames, b.PropertyNames); !ok {
+			return nil, false
+		}
 	}
 
 	// Arrays: position by position, then the rest.
@@ -311,6 +331,7 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	m.MaxItems = minLimit(a.MaxItems, b.MaxItems)
 	m.MinLength = max(a.MinLength, b.MinLength)
 	m.MaxLength = minLimit(a.MaxLength, b.MaxLength)
+	m.Patterns = unionPatterns(a.Patterns, b.Patterns)
 	m.Format = cmp.Or(a.Format, b.Format)
 	if a.Format != "" && b.Format != "" && a.Format != b.Format {
 		m.Types &^= subsetcheck.TString // no string has two of the asserted formats
@@ -324,6 +345,24 @@ func (cp *compiler) meet(a, b *subsetcheck.Schema) (*subsetcheck.Schema, bool) {
 	meetSomeMember(m, a, b)
 	cp.noteMeet(m, a, b)
 	return m, true
+}
+
+// unionPatterns is both lists of patterns, each once: a string must match
+// every one.
+func unionPatterns(a, b []*subsetcheck.Pattern) []*subsetcheck.Pattern {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := slices.Clone(a)
+	for _, p := range b {
+		if !slices.ContainsFunc(out, func(q *subsetcheck.Pattern) bool { return q.Source == p.Source }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func property(s *subsetcheck.Schema, name string) *subsetcheck.Schema {

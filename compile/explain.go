@@ -120,7 +120,22 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 			}
 		}
 		for _, m := range v.Members {
-			if declared(s, m.Name) {
+			if s.PropertyNames != nil {
+				if f := explain(s.PropertyNames, nameValue(m.Name), childPointer(inst, m.Name), depth+1); f != nil {
+					return &Failure{Keyword: "propertyNames", SchemaPointer: s.Pointer + "/propertyNames", InstancePointer: childPointer(inst, m.Name),
+						Message: fmt.Sprintf("member name %q is not one propertyNames accepts: %s", m.Name, f.Message)}
+				}
+			}
+			matched := false
+			for _, pp := range s.PatternProperties {
+				if pp.Pattern.Lang.Match(m.Name) {
+					matched = true
+					if f := explain(pp.Schema, m.Value, childPointer(inst, m.Name), depth+1); f != nil {
+						return f
+					}
+				}
+			}
+			if matched || declared(s, m.Name) {
 				continue
 			}
 			ap := s.AdditionalProperties
@@ -170,6 +185,11 @@ func explain(s *subsetcheck.Schema, v *subsetcheck.Value, inst string, depth int
 		}
 		if s.Format != "" && !formatValid(s.Format, v.Str) {
 			return fail(s, inst, kw("format"), "the string is not a valid %s", s.Format)
+		}
+		for _, p := range s.Patterns {
+			if !p.Lang.Match(v.Str) {
+				return fail(s, inst, kw("pattern"), "the string does not match the pattern %q", p.Source)
+			}
 		}
 	case subsetcheck.Number:
 		if f := explainMultipleOf(s, v, inst); f != nil { // explaincount.go

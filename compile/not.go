@@ -225,21 +225,26 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 		}
 	}
 	if p.Types&subsetcheck.TString != 0 {
-		if p.MinLength > 0 {
-			s := mk(subsetcheck.TString)
-			s.MaxLength = p.MinLength - 1
+		switch {
+		case len(p.Patterns) > 0 || p.Format != "":
+			// The strings outside p's string language (its patterns,
+			// lengths and format): the automaton's complement.
+			s, why := cp.stringComplement(p, mk(subsetcheck.TString))
+			if why != "" {
+				return nil, why
+			}
 			add(s)
-		}
-		if p.MaxLength >= 0 {
-			s := mk(subsetcheck.TString)
-			s.MinLength = p.MaxLength + 1
-			add(s)
-		}
-		// The complement of a string language (pattern, format) is the
-		// language's complement; until string languages are automata,
-		// only lengths have one.
-		if p.Format != "" {
-			return nil, fmt.Sprintf("the strings that are not in format %q have no grammar here", p.Format)
+		default:
+			if p.MinLength > 0 {
+				s := mk(subsetcheck.TString)
+				s.MaxLength = p.MinLength - 1
+				add(s)
+			}
+			if p.MaxLength >= 0 {
+				s := mk(subsetcheck.TString)
+				s.MinLength = p.MaxLength + 1
+				add(s)
+			}
 		}
 	}
 	if p.Types&subsetcheck.TArray != 0 {
@@ -301,6 +306,12 @@ func (cp *compiler) complementPlain(p *subsetcheck.Schema) ([]alternative, strin
 		}
 	}
 	if p.Types&subsetcheck.TObject != 0 {
+		switch {
+		case len(p.PatternProperties) > 0:
+			return nil, "an object with some member whose name matches a patternProperties pattern and whose value breaks its schema has no grammar here"
+		case p.PropertyNames != nil:
+			return nil, "an object with some member name that propertyNames rejects has no grammar here"
+		}
 		// The parts are disjoint, as for items: the first required name
 		// missing, or, all present, the first property whose value breaks
 		// its schema.

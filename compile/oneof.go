@@ -447,7 +447,7 @@ func objectHint(v *subsetcheck.Value, branches ...*subsetcheck.Schema) string {
 	for _, b := range branches {
 		b = target(b)
 		if b != nil && b.Types&subsetcheck.TObject != 0 && acceptsType(b.Types, v) &&
-			(len(b.Properties) > 0 || len(b.Required) > 0 || b.AdditionalProperties != nil) {
+			(len(b.Properties) > 0 || len(b.Required) > 0 || b.AdditionalProperties != nil || hasNameRules(b)) {
 			return ` (properties, required and additionalProperties constrain only objects: a branch without "type": "object" accepts every other value)`
 		}
 	}

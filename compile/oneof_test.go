@@ -61,9 +61,16 @@ func TestOneOfOverlapRefused(t *testing.T) {
 			t.Errorf("%s: got %v, want one C404 saying %q", tc.schema, err, tc.want)
 		}
 	}
-	_, err := Compile(checkAsserted(t, `{"oneOf":[{"type":"string"},{"type":"string","format":"date"}]}`), Options{})
-	if err == nil || !strings.Contains(err.Error(), "C404") || !strings.Contains(err.Error(), `not in format "date"`) {
+	_, err := Compile(checkAsserted(t, `{"oneOf":[{"type":"string"},{"type":"string","format":"time"}]}`), Options{})
+	if err == nil || !strings.Contains(err.Error(), "C404") || !strings.Contains(err.Error(), `not in format "time"`) {
 		t.Errorf("overlap with a format: got %v, want C404", err)
+	}
+	// A format with an automaton (pattern.go) has a complement: exact.
+	_, m := mustGrammar(t, checkAsserted(t, `{"oneOf":[{"type":"string"},{"type":"string","format":"date"}]}`), Options{})
+	for text, want := range map[string]bool{`"x"`: true, `"2020-01-01"`: false, `"2020-02-30"`: true, `1`: false} {
+		if m.Accepts(text) != want {
+			t.Errorf("oneOf of a string and a date: %s accepted %v, want %v", text, !want, want)
+		}
 	}
 	_, err = Compile(checkSchema(t, `{"oneOf":[{"type":"object","properties":{"a":{"not":{"uniqueItems":true}}}},{"required":["b"]}]}`), Options{})
 	if err == nil || !strings.Contains(err.Error(), "/oneOf/0/properties/a/not: not needs the values") || strings.Contains(err.Error(), "C404") {

@@ -111,6 +111,8 @@ func (cp *compiler) plainExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 	}
 	if t&subsetcheck.TString != 0 {
 		switch {
+		case len(p.Patterns) > 0 || len(ex.strings) > 0 && p.Format != "":
+			alts = append(alts, cp.patternString(p, base, ex.strings))
 		case len(ex.strings) > 0:
 			alts = append(alts, cp.stringsExcept(p, ex.strings))
 		case p.Format != "":
@@ -248,6 +250,10 @@ func (cp *compiler) objectExpr(p *subsetcheck.Schema, base string) gbnf.Expr {
 // objectWithExtras is objectExpr whose extra members meet the
 // requirements some (somemember.go).
 func (cp *compiler) objectWithExtras(p *subsetcheck.Schema, base string, some []subsetcheck.SomeMember) gbnf.Expr {
+	p, ok := cp.fold(p) // patternProperties and propertyNames (names.go)
+	if !ok {
+		return nil
+	}
 	type member = objectMember
 	members := make([]member, 0, len(p.Properties)+len(p.Required))
 	names := make([]string, 0, len(p.Properties)+len(p.Required))
@@ -302,13 +308,10 @@ func (cp *compiler) objectWithExtras(p *subsetcheck.Schema, base string, some []
 		if rest, more = cp.someMemberTail(p, base, names, some); rest == nil {
 			return nil
 		}
-	} else if ap := p.AdditionalProperties; ap == nil || !ap.False {
-		if v := cp.schemaRef(ap); v != nil {
-			extra := seq(cp.extraName(names), ws, lit(":"), ws, v, ws)
-			member := cp.addRule(cp.newName(base+"-extra"), seq(lit(","), ws, quote, extra))
-			more = &gbnf.Repeat{Expr: member, Min: 0, Max: -1}
-			rest = seq(extra, more)
-		}
+	} else if extra := cp.extraMember(p, names, base, ws); extra != nil {
+		member := cp.addRule(cp.newName(base+"-extra"), seq(lit(","), ws, quote, extra))
+		more = &gbnf.Repeat{Expr: member, Min: 0, Max: -1}
+		rest = seq(extra, more)
 	}
 	optional := some == nil // no member from i on is required (some needs an extra)
 	for i := len(members) - 1; i >= 0; i-- {

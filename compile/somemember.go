@@ -81,6 +81,8 @@ func (cp *compiler) someMemberObject(p *subsetcheck.Schema, base string) gbnf.Ex
 	switch {
 	case p.Dependencies != nil || p.MinProperties > 0 || p.MaxProperties != nil:
 		return refuse("an object that needs a member breaking additionalProperties (or unlike an excluded object) cannot also count its members or bring in dependencies here")
+	case hasNameRules(p): // names.go: the extra members' values depend on their names there
+		return refuse("an object that needs a member breaking additionalProperties (or unlike an excluded object) cannot also have patternProperties or propertyNames here")
 	case len(p.SomeMember) > maxSomeMember:
 		return refuse(fmt.Sprintf("an object needs members breaking %d additionalProperties (or unlike %d excluded objects) at once, more than %d", len(p.SomeMember), len(p.SomeMember), maxSomeMember))
 	}

@@ -204,11 +204,27 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 			}
 		}
 		for _, m := range v.Members {
-			if declared(s, m.Name) {
+			matched := false
+			for _, pp := range s.PatternProperties {
+				if pp.Pattern.Lang.Match(m.Name) {
+					matched = true
+					if !acceptsDepth(pp.Schema, m.Value, depth+1) {
+						return false
+					}
+				}
+			}
+			if matched || declared(s, m.Name) {
 				continue
 			}
 			if !acceptsDepth(s.AdditionalProperties, m.Value, depth+1) {
 				return false
+			}
+		}
+		if s.PropertyNames != nil {
+			for _, m := range v.Members {
+				if !acceptsDepth(s.PropertyNames, nameValue(m.Name), depth+1) {
+					return false
+				}
 			}
 		}
 		if !acceptsCounts(s, v, depth) {
@@ -234,6 +250,11 @@ func acceptsDepth(s *subsetcheck.Schema, v *subsetcheck.Value, depth int) bool {
 		}
 		if s.Format != "" && !formatValid(s.Format, v.Str) {
 			return false
+		}
+		for _, pt := range s.Patterns {
+			if !pt.Lang.Match(v.Str) {
+				return false
+			}
 		}
 	case subsetcheck.Number:
 		if s.Lower != nil || s.Upper != nil || s.MultipleOf != nil {
@@ -345,6 +366,11 @@ func acceptsType(t subsetcheck.Type, v *subsetcheck.Value) bool {
 		return t&subsetcheck.TNumber != 0
 	}
 	return false
+}
+
+// nameValue is a member name as the string value propertyNames judges.
+func nameValue(name string) *subsetcheck.Value {
+	return &subsetcheck.Value{Kind: subsetcheck.String, Str: name}
 }
 
 func declared(s *subsetcheck.Schema, name string) bool {

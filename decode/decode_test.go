@@ -60,6 +60,8 @@ func testSchemas(t testing.TB) []namedSchema {
 		}
 	}
 	out = append(out, jsonFiles(t, filepath.Join(root, "testdata", "equiv"), 0)...)
+	out = append(out, jsonFiles(t, filepath.Join(root, "testdata", "equiv", "patterns"), 0)...)
+	out = append(out, jsonFiles(t, filepath.Join(root, "testdata", "equiv", "names"), 0)...)
 	subsets, _ := filepath.Glob(filepath.Join(root, "testdata", "corpus", "*"))
 	sort.Strings(subsets)
 	for _, dir := range subsets {

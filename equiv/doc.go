@@ -14,9 +14,14 @@
 // invalid value is rejected in every spelling, every text the matcher
 // accepts is strict JSON the oracle accepts, strings sampled from the
 // grammar are valid, and llama.cpp (through interop) loads the grammars and
-// agrees with our matcher. Corpora: testdata/equiv (hand-written),
-// testdata/jsts (the official test suite, with a ledger), testdata/corpus
-// (a JSONSchemaBench slice); with formats asserted (AssertFormat),
+// agrees with our matcher. The oracle reads patterns as ECMA-262 with the u
+// flag (internal/regexp2ecma); the generator makes pattern strings and
+// member names by random walks of their automata, with near misses at
+// every position (pattern.go, names.go). Corpora: testdata/equiv
+// (hand-written; patterns/ and names/ for pattern, patternProperties and
+// propertyNames), testdata/jsts (the official test suite, with a ledger),
+// testdata/corpus (a JSONSchemaBench slice), the corpus's 764 distinct
+// patterns (TestCorpusPatterns); with formats asserted (AssertFormat),
 // testdata/equiv/formats and the suite's optional format tests
 // (TestFormatSchemas, TestFormatSuite). Flags:
 //
@@ -25,4 +30,5 @@
 //	go test ./equiv -run TestCorpus -assert-format               # the corpus with formats asserted
 //	go test ./equiv -seed=N -maxfails=N -engine=false
 //	go test ./equiv -run XXX -fuzz FuzzEquiv                     # findings go to testdata/fuzz
+//	go test ./equiv -run XXX -fuzz FuzzPattern                   # random patterns and strings
 package equiv

@@ -19,6 +19,23 @@ func TestEquivSchemas(t *testing.T) {
 	checkDir(t, "", 40, subsetcheck.Options{DefaultDraft: subsetcheck.Draft2020})
 }
 
+// TestPatternSchemas runs the equivalence check on the pattern schemas of
+// testdata/equiv/patterns: each ECMA-262 construct, lengths, meets through
+// $ref and anyOf, enum members filtered by a pattern, characters JSON
+// escapes, astral characters.
+func TestPatternSchemas(t *testing.T) {
+	checkDir(t, "patterns", 20, subsetcheck.Options{DefaultDraft: subsetcheck.Draft2020})
+}
+
+// TestNameSchemas runs the equivalence check on the schemas of
+// testdata/equiv/names: patternProperties (alone, with declared names,
+// overlapping, met through $ref, anyOf and allOf, with counts and
+// dependencies) and propertyNames (patterns, enums, not, false, with
+// patternProperties).
+func TestNameSchemas(t *testing.T) {
+	checkDir(t, "names", 20, subsetcheck.Options{DefaultDraft: subsetcheck.Draft2020})
+}
+
 // TestClosedObjects runs the equivalence check with ClosedObjects on every
 // schema: sound on every text (the validator judges by the schema as
 // written, where extra members are allowed), complete on every value

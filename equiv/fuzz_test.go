@@ -1,12 +1,15 @@
 package equiv
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -188,5 +191,74 @@ func FuzzFormats(f *testing.F) {
 		formats := subsetcheck.AssertedFormats
 		schema := fuzzSchemaWith(&schemaBuilder{data: data[1:], format: formats[int(data[0])%len(formats)]})
 		checkSchemaWith(t, &tally{}, "fuzz", []byte(schema), assertFormat, 1)
+	})
+}
+
+// FuzzPattern pairs a random pattern with a random string, through whole
+// schemas: a string schema with the pattern (and length bounds from the
+// third argument), bare and as a property, the pattern as a
+// patternProperties name and the string schema as propertyNames, the
+// string as a member name. A refusal must be an
+// ErrorList; a compiled schema gets the whole equivalence check, and the
+// string's canonical text must get the oracle's verdict from the grammar.
+// Findings land in testdata/fuzz/FuzzPattern.
+func FuzzPattern(f *testing.F) {
+	for _, s := range []struct{ pattern, text string }{
+		{`^[a-z]+$`, "abc"}, {`abc`, "xxabcx"}, {`\d`, "a1"}, {`^.{2,5}$`, "a\nb"}, {`\bfoo\b`, "a foo!"},
+		{`^\p{L}+$`, "Żółw"}, {`[^]`, "\u2028"}, {`^\s*$`, "\u00a0\ufeff"}, {`^[\u{1F600}-\u{1F64F}]$`, "😀"},
+		{`(a|b)*a(a|b){3}`, "abab"}, {`^(?:\d{3}|[A-Z]{2})-?\w*$`, "AB-x_1"}, {`"`, `"\`}, {`^\uFFFD$`, "\ufffd"},
+		{`^[^\x00-\x1f]*$`, "tab\tno"}, {`$^`, ""}, {`a*?b+?`, "b"}, {`(?<n>x)y`, "xy"}, {`^\cJ$`, "\n"},
+	} {
+		f.Add(s.pattern, s.text, byte(0))
+		f.Add(s.pattern, s.text, byte(0x23))
+	}
+	if fz := flag.Lookup("test.fuzz"); fz != nil && fz.Value.String() != "" {
+		*flagEngine = false
+	}
+	f.Fuzz(func(t *testing.T, pattern, text string, lengths byte) {
+		if !utf8.ValidString(pattern) || !utf8.ValidString(text) || len(pattern) > 200 || len(text) > 200 {
+			return
+		}
+		bounds := ""
+		if lengths&0x0f != 0 {
+			bounds += fmt.Sprintf(`,"minLength":%d`, lengths&0x0f-1)
+		}
+		if lengths&0xf0 != 0 {
+			bounds += fmt.Sprintf(`,"maxLength":%d`, lengths>>4-1)
+		}
+		str := `{"type":"string","pattern":` + strconv.Quote(pattern) + bounds + `}`
+		value, _ := json.Marshal(text)
+		q, _ := json.Marshal(pattern)
+		for _, c := range []struct{ schema, text string }{
+			{str, string(value)},
+			{`{"type":"object","properties":{"p":` + str + `},"required":["p"],"additionalProperties":false}`, `{"p":` + string(value) + `}`},
+			{`{"type":"object","patternProperties":{` + string(q) + `:{"type":"integer"}},"additionalProperties":{"type":"string"}}`, `{` + string(value) + `:1}`},
+			{`{"type":"object","propertyNames":` + str + `}`, `{` + string(value) + `:null}`},
+		} {
+			out := checkSchema(t, &tally{}, "fuzz", []byte(c.schema), subsetcheck.Draft2020, 1)
+			if !out.compiled {
+				continue
+			}
+			o, err := newOracle([]byte(c.schema), out.checked)
+			if err != nil {
+				continue
+			}
+			doc, err := subsetcheck.Read("text", []byte(c.text), subsetcheck.Limits{})
+			if err != nil {
+				continue
+			}
+			if ok, _ := o.Valid(c.text); ok {
+				canon, err := compile.Canonical(out.checked, doc.Root)
+				if err != nil || !out.matcher.Match(canon).Accepted {
+					t.Errorf("pattern %q, text %q: the oracle accepts it, the grammar rejects its canonical text %q (%v)\nschema: %s", pattern, text, canon, err, c.schema)
+				}
+				continue
+			}
+			for _, sp := range []Spelling{{}, {Escaped: true}} {
+				if spelled := Text(doc.Root, sp); out.matcher.Match(spelled).Accepted {
+					t.Errorf("pattern %q, text %q: the oracle rejects it, the grammar accepts %q\nschema: %s", pattern, text, spelled, c.schema)
+				}
+			}
+		}
 	})
 }

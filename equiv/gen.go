@@ -107,6 +107,9 @@ func (g *Generator) keep(s *subsetcheck.Schema, vs []*subsetcheck.Value, want bo
 		// Every enum member is a value the grammar must accept.
 		limit = max(limit, min(len(s.Enum), maxEnumValues))
 	}
+	if len(s.Patterns) > 0 {
+		limit = max(limit, patternKeep)
+	}
 	if s.Format != "" {
 		// Every edge of the format is worth its text.
 		limit = max(limit, len(formatStrings(s.Format, want))+len(typeReps))
@@ -441,6 +444,9 @@ func (g *Generator) lengths(minN, maxN int, valid bool) []int {
 
 func (g *Generator) strings(s *subsetcheck.Schema, valid bool) []*subsetcheck.Value {
 	var out []*subsetcheck.Value
+	for _, p := range g.patternStrings(s, valid) {
+		out = append(out, vStr(p))
+	}
 	if s.Format != "" {
 		for _, f := range formatStrings(s.Format, valid) {
 			out = append(out, vStr(f))
@@ -556,13 +562,7 @@ func (g *Generator) extraName(s *subsetcheck.Schema, k int) (string, bool) {
 // member, with each member's valid values in turn, and with extra members
 // when the schema allows them.
 func (g *Generator) objects(s *subsetcheck.Schema, depth int) []*subsetcheck.Value {
-	valueOf := func(name string) *subsetcheck.Value {
-		ps := s.AdditionalProperties
-		if p := declared(s, name); p != nil {
-			ps = p
-		}
-		return g.first(ps, depth+1)
-	}
+	valueOf := func(name string) *subsetcheck.Value { return g.memberValue(s, name, depth) } // names.go
 	var out []*subsetcheck.Value
 	base := vObj()
 	for _, p := range s.Properties {
@@ -607,9 +607,12 @@ func (g *Generator) objects(s *subsetcheck.Schema, depth int) []*subsetcheck.Val
 				out = append(out, withMember(base, p.Name, v))
 			}
 		}
-		for _, v := range g.valid(p.Schema, depth+1) {
+		for _, v := range g.memberValues(s, p.Name, depth) {
 			out = append(out, withMember(full, p.Name, v))
 		}
+	}
+	if len(s.PatternProperties) > 0 || s.PropertyNames != nil {
+		return append(out, g.ruledObjects(s, full, depth, true)...)
 	}
 	if ap := s.AdditionalProperties; ap == nil || !ap.False {
 		vs := g.valid(ap, depth+1)

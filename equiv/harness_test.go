@@ -37,6 +37,7 @@ type tally struct {
 	schemas, compiled, refused             int
 	valid, invalid, texts, sampled, engine int
 	modelBugs, failures, skippedLong       int
+	unjudged                               int      // texts the oracle's regexp engine ran out of time on
 	repeatedCounted                        int      // texts with repeated names under minProperties, outside the claim
 	noValid                                []string // compiled schemas the generator found no valid value for
 	refusedBy                              map[subsetcheck.Code]int
@@ -60,8 +61,8 @@ func (t *tally) String() string {
 	}
 	sort.Strings(codes)
 	sort.Strings(t.noValid)
-	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; model disagreements %d; failures %d; no valid value generated for %d %q",
-		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.modelBugs, t.failures, len(t.noValid), t.noValid)
+	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; unjudged by the oracle %d; model disagreements %d; failures %d; no valid value generated for %d %q",
+		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.unjudged, t.modelBugs, t.failures, len(t.noValid), t.noValid)
 }
 
 // perSchema are the fewest values, texts and engine checks a run must
@@ -290,9 +291,22 @@ func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
 		return true
 	}
 	ok, err := r.oracle.Valid(text)
+	if r.unjudged(err) {
+		return true
+	}
 	if !ok {
 		r.fail("UNSOUND: accepts a value the validator rejects ("+which+" grammar)", text, "accepts", verdictName(ok, err))
 	}
+	return true
+}
+
+// unjudged counts a text the oracle could not judge (its regexp engine
+// backtracks, and ran out of time): it proves nothing either way.
+func (r *run) unjudged(err error) bool {
+	if !errors.Is(err, oracle.ErrCannotJudge) {
+		return false
+	}
+	r.tally.add(func(t *tally) { t.unjudged++ })
 	return true
 }
 
@@ -371,7 +385,9 @@ func (r *run) check() {
 			r.tally.add(func(t *tally) { t.skippedLong++ })
 			continue
 		}
-		if ok, err := r.oracle.Valid(text); !ok {
+		if ok, err := r.oracle.Valid(text); r.unjudged(err) {
+			continue
+		} else if !ok {
 			r.modelBug("generated as valid, the validator rejects it", text, verdictName(ok, err))
 			continue
 		}
@@ -408,7 +424,11 @@ func (r *run) check() {
 			r.tally.add(func(t *tally) { t.skippedLong++ })
 			continue
 		}
-		if ok, err := r.oracle.Valid(text); ok || err != nil {
+		ok, err := r.oracle.Valid(text)
+		if r.unjudged(err) {
+			continue
+		}
+		if ok || err != nil {
 			if ok && c.ClosedObjects {
 				// Invalid for the closed schema (an extra member, most
 				// likely), valid for the schema: the grammar may take it

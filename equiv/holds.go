@@ -76,6 +76,11 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 		if s.Format != "" && !formatHolds(s.Format, v.Str) {
 			return false
 		}
+		for _, p := range s.Patterns {
+			if !p.Lang.Match(v.Str) {
+				return false
+			}
+		}
 	case subsetcheck.Array:
 		n := len(v.Items)
 		if n < s.MinItems || s.MaxItems >= 0 && n > s.MaxItems {
@@ -102,11 +107,7 @@ func holds(d subsetcheck.Draft, s *subsetcheck.Schema, v *subsetcheck.Value, hop
 			}
 		}
 		for _, m := range v.Members {
-			ps := s.AdditionalProperties
-			if p := declared(s, m.Name); p != nil {
-				ps = p
-			}
-			if !holds(d, ps, m.Value, 0) {
+			if !memberHolds(d, s, m.Name, m.Value) { // names.go
 				return false
 			}
 		}

@@ -186,9 +186,14 @@ func (g *Generator) badObjects(s *subsetcheck.Schema, depth int) []*subsetcheck.
 		}
 	}
 	for _, p := range s.Properties {
-		for _, bad := range firstN(g.invalid(p.Schema, depth+1), 4) {
-			out = append(out, withMember(full, p.Name, bad))
+		for _, ps := range memberSchemas(s, p.Name) { // its own, and its patterns' (names.go)
+			for _, bad := range firstN(g.invalid(ps, depth+1), 4) {
+				out = append(out, withMember(full, p.Name, bad))
+			}
 		}
+	}
+	if len(s.PatternProperties) > 0 || s.PropertyNames != nil {
+		out = append(out, g.ruledObjects(s, full, depth, false)...) // names.go
 	}
 	return out
 }

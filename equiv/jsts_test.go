@@ -27,7 +27,8 @@ type suiteCase struct {
 	} `json:"tests"`
 }
 
-// TestSuite runs the official JSON-Schema-Test-Suite: every case whose
+// TestSuite runs the official JSON-Schema-Test-Suite (the required files,
+// and the optional ones on regular expressions): every case whose
 // schema the checker admits must give the suite's verdict on each test's
 // data (valid: the grammar accepts Canonical(S, data); invalid: Canonical
 // fails and the grammar rejects the data's compact text), then goes through
@@ -42,6 +43,8 @@ func TestSuite(t *testing.T) {
 		draft subsetcheck.Draft
 	}{{"draft7", subsetcheck.Draft7}, {"draft2020-12", subsetcheck.Draft2020}} {
 		files, _ := filepath.Glob(filepath.Join("../testdata/jsts", dir.name, "*.json"))
+		optional, _ := filepath.Glob(filepath.Join("../testdata/jsts", dir.name, "optional", "*.json"))
+		files = append(files, optional...)
 		if len(files) == 0 {
 			t.Fatalf("no suite files for %s", dir.name)
 		}
@@ -55,7 +58,11 @@ func TestSuite(t *testing.T) {
 				t.Fatalf("%s: %v", f, err)
 			}
 			for i, c := range cases {
-				name := fmt.Sprintf("%s/%s#%d", dir.name, filepath.Base(f), i)
+				file := filepath.Base(f)
+				if filepath.Base(filepath.Dir(f)) == "optional" {
+					file = "optional/" + file
+				}
+				name := fmt.Sprintf("%s/%s#%d", dir.name, file, i)
 				out := checkSchema(t, tl, name, c.Schema, dir.draft, *flagSeed)
 				ledger = append(ledger, fmt.Sprintf("%s %q: %s", name, c.Description, out))
 				if out.compiled {

@@ -104,6 +104,21 @@ func TestRefused(t *testing.T) {
 		{"empty enum", `{"enum":[]}`, none, "C401"},
 		{"empty type list", `{"type":[]}`, none, "S203"},
 
+		// Patterns made to explode, or not ECMA-262.
+		{"pattern: exponential DFA", `{"type":"string","pattern":"(a|b)*a(a|b){40}"}`, none, "L506"},
+		{"pattern: nested counted groups", `{"type":"string","pattern":"((a{1,100}){1,100}){1,100}"}`, none, "L506"},
+		{"pattern: counted dot in a union", `{"type":"string","pattern":"^(?:x|.{1,5000}|[ab]{1,5000})$"}`, none, "L506"},
+		{"pattern: 10,001 bytes", `{"type":"string","pattern":"` + strings.Repeat("a", 10001) + `"}`, none, "L506"},
+		{"pattern: nested 201 deep", `{"type":"string","pattern":"` + strings.Repeat("(", 201) + "a" + strings.Repeat(")", 201) + `"}`, none, "L506"},
+		{"pattern: maxLength product", `{"type":"string","pattern":"^(?:\\S+\\s+){0,99}\\S+$","maxLength":5000}`, none, "L506"},
+		{"pattern: intersection", `{"type":"string","$ref":"#/$defs/p","pattern":"a.{8}$","$defs":{"p":{"pattern":"b.{9}$"}}}`, none, "L506"},
+		{"pattern: lookahead", `{"type":"string","pattern":"^(?=a)"}`, none, "S211"},
+		{"pattern: not u-mode", `{"type":"string","pattern":"\\-"}`, none, "S203"},
+		{"pattern: no string", `{"type":"string","pattern":"^a$","minLength":2}`, none, "C401"},
+		{"patternProperties: 2^7 regions", `{"type":"object","patternProperties":{"a":{},"b":{},"c":{},"d":{},"e":{},"f":{},"g":{}}}`, none, "L506"},
+		{"patternProperties: names automaton", `{"type":"object","patternProperties":{"a.{8}$":{"type":"null"},"b.{9}$":{"type":"integer"}}}`, none, "L506"},
+		{"propertyNames rejects a required name", `{"type":"object","required":["A"],"propertyNames":{"pattern":"^[a-z]+$"}}`, none, "C401"},
+
 		// Grammars that would be too big.
 		{"MaxRules lowered", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}}`, schema2gbnf.Options{MaxRules: 2}, "C403"},
 		{"anyOf chain beside siblings", anyOfChain(30), none, "C402"},
@@ -123,7 +138,7 @@ func TestRefused(t *testing.T) {
 		{"not through a cycle", `{"$defs":{"a":{"not":{"$ref":"#/$defs/a"}}},"$ref":"#/$defs/a"}`, none, "S207"},
 		{"allOf through a cycle", `{"$defs":{"a":{"type":"object","allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, none, "S207"},
 		{"allOf that admits nothing", `{"allOf":[{"type":"string"},{"type":"integer"}]}`, none, "C401"},
-		{"not of a format", `{"not":{"type":"string","format":"date"}}`, schema2gbnf.Options{AssertFormat: true}, "C402"},
+		{"not of a format", `{"not":{"type":"string","format":"date-time"}}`, schema2gbnf.Options{AssertFormat: true}, "C402"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, g := codeOf(t, tc.schema, tc.opts)

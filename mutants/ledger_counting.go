@@ -43,8 +43,8 @@ var countingMutations = []mutation{
 	},
 	{
 		ID: "props-hold-absent-additional", File: "compile/count.go",
-		Old:  "if ap := p.AdditionalProperties; ap == nil || !ap.False && cp.schemaRef(ap) != nil {",
-		New:  "if ap := p.AdditionalProperties; ap != nil && !ap.False && cp.schemaRef(ap) != nil {",
+		Old:  "if ap := p.AdditionalProperties; ap == nil || !ap.False && cp.schemaRef(ap) != nil",
+		New:  "if ap := p.AdditionalProperties; ap != nil && !ap.False && cp.schemaRef(ap) != nil",
 		Bug:  "additionalProperties absent: extra members are not counted against maxProperties",
 		Pkgs: []string{equivPkg}, Run: "^TestEquivSchemas$", Args: noEngine,
 	},

@@ -2,6 +2,7 @@ package regex
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,7 @@ type builder struct {
 	order     []string             // rule names in first-definition order
 	component map[string]int       // recursive rules: which cycle (strongly connected set) they belong to
 	members   [][]string           // the rules of each cycle, sorted
+	linear    []bool               // per cycle: right-linear, solved exactly (linear.go)
 	open      map[string]int       // how many times each recursive rule is being built, outer to inner
 	memo      map[string]*node     // built rules, by name and (for recursive ones) open counts
 	maxDepth  int                  // Options.MaxDepth
@@ -64,6 +66,10 @@ func newBuilder(g *gbnf.Grammar, opts Options) (*builder, *subsetcheck.Problem) 
 		}
 	}
 	b.findCycles()
+	b.linear = make([]bool, len(b.members))
+	for comp := range b.members {
+		b.linear[comp] = b.rightLinear(comp)
+	}
 	return b, nil
 }
 
@@ -212,7 +218,7 @@ func (b *builder) recursionProblem() *subsetcheck.Problem {
 	for len(queue) > 0 && start == "" {
 		name := queue[0]
 		queue = queue[1:]
-		if _, rec := b.component[name]; rec {
+		if c, rec := b.component[name]; rec && !b.linear[c] {
 			start = name
 			break
 		}
@@ -280,7 +286,7 @@ func anyValueRule(name string) bool {
 
 // build returns the node for the whole grammar.
 func (b *builder) build() (*node, *subsetcheck.Problem) {
-	if len(b.members) > 0 && b.maxDepth <= 0 {
+	if slices.Contains(b.linear, false) && b.maxDepth <= 0 {
 		return nil, b.recursionProblem()
 	}
 	n := b.ref("root", 0)
@@ -294,6 +300,15 @@ func (b *builder) build() (*node, *subsetcheck.Problem) {
 // matches nothing: that is where unrolling stops.
 func (b *builder) ref(name string, depth int) *node {
 	comp, recursive := b.component[name]
+	if recursive && b.linear[comp] {
+		if _, ok := b.memo[name]; !ok {
+			b.solveLinear(comp, depth)
+		}
+		if b.err != nil {
+			return noneNode
+		}
+		return b.memo[name]
+	}
 	key := name
 	if recursive {
 		if b.open[name] >= b.maxDepth {

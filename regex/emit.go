@@ -32,6 +32,9 @@
 // Options.MaxDepth is set, and then each recursive rule is unrolled to that
 // depth: values nested deeper are rejected even though the grammar accepts
 // them. This is the one knowingly incomplete output, and only on request.
+// Rules that refer to one another only at the end of their alternatives
+// (the states of an automaton: pattern strings, member names) are regular
+// however they cycle, and are solved exactly into stars (linear.go).
 //
 // Every rule is inlined where it is used. Repetition counts stay counts
 // ({m,n}); because Go refuses a count above 1000 and nested counts whose

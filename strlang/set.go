@@ -171,6 +171,15 @@ func (s Set) intersect(t Set) Set {
 	return Set{out}
 }
 
+// Union is the code points in s or t.
+func (s Set) Union(t Set) Set { return s.union(t) }
+
+// Intersect is the code points in both s and t.
+func (s Set) Intersect(t Set) Set { return s.intersect(t) }
+
+// Minus is the code points of s that are not in t.
+func (s Set) Minus(t Set) Set { return s.minus(t) }
+
 // Complement is every scalar value not in s: a grammar may write a set as
 // a negated class when that is shorter.
 func (s Set) Complement() Set { return s.complement() }

@@ -64,7 +64,7 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 		c.closeObjects()
 	}
 	c.warns.Sort()
-	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Doc: doc, Warnings: c.warns}, nil
+	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Limits: c.lim, Doc: doc, Warnings: c.warns}, nil
 }
 
 // checker is the state of one Check.
@@ -87,6 +87,7 @@ type checker struct {
 	rootBase    string                       // the root's $id without fragment: refs to it are local
 	resolved    map[string]*Schema           // $ref strings already resolved (nil target: refused)
 	index       map[*Value]map[string]*Value // member lookup for large objects on $ref paths
+	patterns    map[string]patternResult     // each pattern text compiled once (pattern.go)
 	tooMany     bool                         // Limits.MaxSubschemas was reached
 	metaOnly    bool                         // the meta pass: report only bad keyword values
 	schemaBlock []Schema                     // Schemas not yet handed out by newSchema

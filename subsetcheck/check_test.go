@@ -92,8 +92,10 @@ var checkCases = []struct {
 
 	// Refused keywords.
 	{"", `{"$dynamicRef":"#a","unevaluatedItems":false}`, "S201 S201", ""},
-	{"", `{"pattern":"a","patternProperties":{}}`, "S201 S201", ""},
-	{"", `{"propertyNames":{}}`, "S201", ""},
+	{"", `{"pattern":"a","patternProperties":{},"propertyNames":{}}`, "", ""},
+	{"", `{"patternProperties":{"^\\-":{}}}`, "S203", ""},
+	{"", `{"patternProperties":{"(?<!a)b":{},"c":{"unevaluatedItems":true}}}`, "S211 S201", ""},
+	{"portable", `{"type":"object","additionalProperties":false,"patternProperties":{"a":{"type":"null"}},"propertyNames":{"type":"string"}}`, "S201 S201", ""},
 	{"", `{"unevaluatedItems":false,"unevaluatedProperties":false}`, "S201 S201", ""},
 
 	// Counting and dependencies (counting.go): enforced in exact, refused
@@ -156,7 +158,12 @@ var checkCases = []struct {
 	{"", `{"$defs":{"unused":{"oneOf":[{"pattern":"a"}],"not":{}}}}`, "", ""},
 	{"", `{"$defs":{"unused":{"type":"nope"}}}`, "S203", ""},
 	{"", `{"$defs":{"unused":{"oneOf":[]}}}`, "S203", ""},
-	{"", `{"$defs":{"unused":{"pattern":"(?=a)"}}}`, "S203", ""},
+	{"", `{"$defs":{"unused":{"pattern":"a{2,1}"}}}`, "S203", ""},
+	{"", `{"$defs":{"unused":{"pattern":"(?=a)"}}}`, "", ""},
+	{"", `{"pattern":"(?=a)"}`, "S211", ""},
+	{"", `{"pattern":"\\d{1,5}\\-"}`, "S203", ""},
+	{"", `{"pattern":"(a|b)*a(a|b){40}"}`, "L506", ""},
+	{"portable", `{"pattern":"(?=a)"}`, "S209 S201 S211", ""},
 	{"", `{"$defs":{"unused":{"not":{"minProperties":-1}}}}`, "S203", ""},
 	{"", `{"$defs":{"unused":{"minimum":0,"$ref":"#/nope","x":{"type":1}}}}`, "", ""},
 	{"", `{"contentSchema":{"type":""}}`, "S203", ""},

@@ -15,16 +15,17 @@ const (
 	CodeYAMLNotJSON   Code = "J107" // YAML that JSON cannot say: an anchor, alias, tag, non-string key, ...
 
 	// Checking against the profile.
-	CodeRefusedKeyword  Code = "S201" // a keyword outside the profile
-	CodeUnknownKeyword  Code = "S202" // reserved for keywords of a vocabulary we do not know (see CodeTable)
-	CodeBadKeywordValue Code = "S203" // a keyword's value has the wrong type or range
-	CodeNotASchema      Code = "S204" // a schema that is neither an object nor a boolean
-	CodeUnresolvedRef   Code = "S205" // $ref to a place that does not exist
-	CodeRemoteRef       Code = "S206" // $ref to another document (no network or file access)
-	CodeRefCycle        Code = "S207" // $ref chain that never reaches a constraint ({"$ref":"#"})
-	CodeUnknownDraft    Code = "S208" // $schema names a dialect we do not know
-	CodePortableRule    Code = "S209" // an authoring rule of the portable profile is broken
-	CodeFormatNotExact  Code = "S210" // under AssertFormat, a format the compiler cannot enforce exactly
+	CodeRefusedKeyword    Code = "S201" // a keyword outside the profile
+	CodeUnknownKeyword    Code = "S202" // reserved for keywords of a vocabulary we do not know (see CodeTable)
+	CodeBadKeywordValue   Code = "S203" // a keyword's value has the wrong type or range
+	CodeNotASchema        Code = "S204" // a schema that is neither an object nor a boolean
+	CodeUnresolvedRef     Code = "S205" // $ref to a place that does not exist
+	CodeRemoteRef         Code = "S206" // $ref to another document (no network or file access)
+	CodeRefCycle          Code = "S207" // $ref chain that never reaches a constraint ({"$ref":"#"})
+	CodeUnknownDraft      Code = "S208" // $schema names a dialect we do not know
+	CodePortableRule      Code = "S209" // an authoring rule of the portable profile is broken
+	CodeFormatNotExact    Code = "S210" // under AssertFormat, a format the compiler cannot enforce exactly
+	CodePatternNotRegular Code = "S211" // a pattern uses lookaround, a backreference, or another construct no grammar holds
 
 	// Warnings: accepted, but worth knowing.
 	CodeIgnoredKeyword       Code = "W301" // a member of no JSON Schema vocabulary (x-..., example, _format): constrains nothing
@@ -39,11 +40,12 @@ const (
 	CodeOneOfOverlap         Code = "C404" // two oneOf branches accept a common value
 
 	// Limits.
-	CodeInputTooLarge  Code = "L501" // Limits.MaxInputBytes
-	CodeTooDeep        Code = "L502" // Limits.MaxDepth, or Limits.MaxNestedBytes
-	CodeNumberTooLarge Code = "L503" // a number's exponent or digits pass Limits.MaxNumberDigits
-	CodeTooManySchemas Code = "L504" // more subschemas than Limits.MaxSubschemas
-	CodeTooManyValues  Code = "L505" // more JSON values than Limits.MaxValues
+	CodeInputTooLarge   Code = "L501" // Limits.MaxInputBytes
+	CodeTooDeep         Code = "L502" // Limits.MaxDepth, or Limits.MaxNestedBytes
+	CodeNumberTooLarge  Code = "L503" // a number's exponent or digits pass Limits.MaxNumberDigits
+	CodeTooManySchemas  Code = "L504" // more subschemas than Limits.MaxSubschemas
+	CodeTooManyValues   Code = "L505" // more JSON values than Limits.MaxValues
+	CodePatternTooLarge Code = "L506" // a pattern, or a string language built from patterns, passes a Limits.MaxPattern* limit
 
 	// Regex output (package regex).
 	CodeRegexInvalidGrammar Code = "R600" // no root, an undefined rule, a nil or unknown expression
@@ -79,6 +81,7 @@ var CodeTable = []CodeInfo{
 	{CodeUnknownDraft, "$schema names a dialect the checker does not know, or a subschema switches dialects.", "Use draft-04, -06, -07, 2019-09 or 2020-12."},
 	{CodePortableRule, "An authoring rule of the portable profile is broken: a $schema other than draft-07, an object schema without additionalProperties, something beside a $ref, a description without a type, a description on an anyOf, \"or nothing\" as an anyOf branch rather than a type list, minimum or maximum on numbers that are not integers, an any-value schema that does not list the six types.", "Follow the rule the message names."},
 	{CodeFormatNotExact, "Under AssertFormat, a format name the compiler cannot enforce exactly (anything but date, time, date-time, uuid, ipv4, ipv6, duration) on a schema that admits strings; beside a type that admits none (int32 on an integer) a format has no effect and is only warned about (W302).", "Drop the format, use enum for a small set of strings, or compile without AssertFormat so format stays an annotation (W302)."},
+	{CodePatternNotRegular, "A pattern (or a patternProperties name) is valid ECMA-262 but uses a construct the compiler does not turn into a string language: lookahead or lookbehind ((?=…), (?!…), (?<=…), (?<!…)) and backreferences (\\1, \\k<name>), which are not regular languages a grammar can hold; ECMAScript 2025's modifiers groups ((?i:…)); a Unicode property that Go's tables lack (\\p{Emoji}, \\p{scx=…}). The message names the construct and where it stands.", "Rewrite that part without it (a class that leaves out what a negative lookahead excluded, the alternatives a backreference stood for, [Aa] for (?i:a), the ranges of the property), or drop the pattern and check it after decoding."},
 	{CodeIgnoredKeyword, "Warning: a member that is not a keyword of the schema's draft (x-..., example, a keyword of a later or earlier draft), or a keyword that has no effect where it stands (additionalItems without an items array, then or else without if, if without then and else). Validators ignore it, so it constrains nothing.", "Nothing, if that is what you meant; otherwise fix the name or the $schema."},
 	{CodeFormatNotEnforced, "Warning: format is an annotation; the grammar lets any string through.", "For date, time, date-time, uuid, ipv4, ipv6 and duration, -assert-format (AssertFormat) enforces it exactly; for any other format use enum for a small set of strings, or check the format after decoding."},
 	{CodeRefSiblingsIgnored, "Warning: before 2019-09, validators ignore every keyword beside $ref.", "Move the keywords into the referenced schema, or use 2019-09 or later."},
@@ -92,6 +95,7 @@ var CodeTable = []CodeInfo{
 	{CodeNumberTooLarge, "A number has more digits, or an exponent of larger magnitude, than Limits.MaxNumberDigits (flag -max-number-digits, default 10,000).", "Write a smaller number or raise the limit."},
 	{CodeTooManySchemas, "The schema holds more subschemas than Limits.MaxSubschemas (flag -max-subschemas, default 100,000).", "Share subschemas through $ref, or raise the limit."},
 	{CodeTooManyValues, "The text holds more JSON values than Limits.MaxValues (flag -max-values, default 2,000,000); each costs memory once read.", "Split the text, or raise the limit."},
+	{CodePatternTooLarge, "A pattern, or the string language built from a string's patterns, lengths and format, or the regions an object's patternProperties split its member names into, passes a limit: Limits.MaxPatternBytes (flag -max-pattern-bytes, default 10,000 bytes), MaxPatternNesting (-max-pattern-nesting, 200 groups), MaxPatternRepeat (-max-pattern-repeat, 20,000: the pattern with its counted repetitions written out), MaxPatternStates (-max-pattern-states, 10,000 automaton states), MaxLengthStates (-max-length-states, 20,000 states of a language cut to minLength/maxLength), MaxNameRegions (-max-name-regions, 64 regions of member names). The message names the limit.", "Simplify the pattern (smaller counts, fewer nested repetitions, an anchor where the pattern may start anywhere), lower maxLength, or raise the limit the message names."},
 	{CodeRegexInvalidGrammar, "Regex output: the grammar is not well formed (no root, an undefined rule). A bug when the grammar came from the compiler.", "Report it, with the schema."},
 	{CodeRegexRecursive, "Regex output: the schema is recursive ($ref cycles, or the any-value rule an absent additionalProperties brings in), and a regular expression cannot nest without bound.", "Use GBNF output; or state \"additionalProperties\": false (or a non-recursive schema) where members are free; or ask for -max-depth N, which rejects valid values nested deeper than N."},
 	{CodeRegexTooLarge, "Regex output: the regex would pass regex.Options.MaxBytes (flag -max-regex-bytes, default 1 MB) or Go's regexp size limits.", "Use GBNF output, compact whitespace, smaller bounds, or raise the limit."},

@@ -20,22 +20,22 @@ func TestProblemsInsideRefusedKeywords(t *testing.T) {
 		want    string // "code pointer" per problem, in order
 	}{
 		{"a refused keyword inside a refused keyword inside anyOf", Exact,
-			`{"anyOf":[{"propertyNames":{"unevaluatedProperties":{"type":"strin","pattern":"x"}},"patternProperties":{}}]}`,
-			"S201 /anyOf/0/propertyNames, S201 /anyOf/0/propertyNames/unevaluatedProperties, S203 /anyOf/0/propertyNames/unevaluatedProperties/type, S201 /anyOf/0/propertyNames/unevaluatedProperties/pattern, S201 /anyOf/0/patternProperties"},
+			`{"anyOf":[{"unevaluatedItems":{"unevaluatedProperties":{"type":"strin","unevaluatedItems":false}},"unevaluatedProperties":{}}]}`,
+			"S201 /anyOf/0/unevaluatedItems, S201 /anyOf/0/unevaluatedItems/unevaluatedProperties, S203 /anyOf/0/unevaluatedItems/unevaluatedProperties/type, S201 /anyOf/0/unevaluatedItems/unevaluatedProperties/unevaluatedItems, S201 /anyOf/0/unevaluatedProperties"},
 		{"a $ref from inside a refused keyword to a definition with problems", Exact,
-			`{"$defs":{"d":{"type":"string","maxLength":-1,"pattern":"a"}},"propertyNames":{"$ref":"#/$defs/d"}}`,
-			"S203 /$defs/d/maxLength, S201 /$defs/d/pattern, S201 /propertyNames"},
+			`{"$defs":{"d":{"type":"string","maxLength":-1,"unevaluatedItems":false}},"unevaluatedProperties":{"$ref":"#/$defs/d"}}`,
+			"S203 /$defs/d/maxLength, S201 /$defs/d/unevaluatedItems, S201 /unevaluatedProperties"},
 		{"a definition reached only through refused keywords, twice, is reported once", Exact,
-			`{"$defs":{"d":{"patternProperties":{}}},"propertyNames":{"$ref":"#/$defs/d"},"unevaluatedProperties":{"not":{"$ref":"#/$defs/d"}}}`,
-			"S201 /$defs/d/patternProperties, S201 /propertyNames, S201 /unevaluatedProperties"},
+			`{"$defs":{"d":{"unevaluatedItems":false}},"unevaluatedProperties":{"$ref":"#/$defs/d"},"unevaluatedItems":{"not":{"$ref":"#/$defs/d"}}}`,
+			"S201 /$defs/d/unevaluatedItems, S201 /unevaluatedProperties, S201 /unevaluatedItems"},
 		{"every keyword that holds schemas is descended into", Exact,
-			`{"if":{"pattern":"a"},"then":{"type":1},"else":{"$ref":"#/nope"},"contains":{"pattern":"b"},"propertyNames":{"maxLength":-1},` +
-				`"patternProperties":{"^a":{"not":{}}},"dependentSchemas":{"a":{"pattern":"z"}},"dependencies":{"b":["c"],"d":{"propertyNames":{}}},` +
-				`"unevaluatedItems":{"pattern":"q"},"unevaluatedProperties":{"propertyNames":{}}}`,
-			"S201 /if/pattern, S203 /then/type, S205 /else/$ref, S201 /contains/pattern, " +
-				"S201 /propertyNames, S203 /propertyNames/maxLength, S201 /patternProperties, " +
-				"S201 /dependentSchemas/a/pattern, S201 /dependencies/d/propertyNames, " +
-				"S201 /unevaluatedItems, S201 /unevaluatedItems/pattern, S201 /unevaluatedProperties, S201 /unevaluatedProperties/propertyNames"},
+			`{"if":{"unevaluatedItems":false},"then":{"type":1},"else":{"$ref":"#/nope"},"contains":{"unevaluatedItems":false},"propertyNames":{"maxLength":-1},` +
+				`"patternProperties":{"^a":{"unevaluatedItems":false}},"dependentSchemas":{"a":{"unevaluatedItems":false}},"dependencies":{"b":["c"],"d":{"unevaluatedItems":false}},` +
+				`"unevaluatedItems":{"unevaluatedProperties":false},"unevaluatedProperties":{"unevaluatedItems":false}}`,
+			"S201 /if/unevaluatedItems, S203 /then/type, S205 /else/$ref, S201 /contains/unevaluatedItems, " +
+				"S203 /propertyNames/maxLength, S201 /patternProperties/^a/unevaluatedItems, " +
+				"S201 /dependentSchemas/a/unevaluatedItems, S201 /dependencies/d/unevaluatedItems, " +
+				"S201 /unevaluatedItems, S201 /unevaluatedItems/unevaluatedProperties, S201 /unevaluatedProperties, S201 /unevaluatedProperties/unevaluatedItems"},
 		{"the portable profile too", Portable,
 			`{"type":"object","additionalProperties":false,"properties":{"a":{"oneOf":[{"type":"string","maxLength":3},{"type":"object"}]}}}`,
 			"S209 /properties/a, S201 /properties/a/oneOf, S201 /properties/a/oneOf/0/maxLength, S209 /properties/a/oneOf/1"},

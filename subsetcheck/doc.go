@@ -12,7 +12,8 @@
 // generated from the tables (go run ./subsetcheck/internal/gendocs).
 //
 // The files follow the stages: read.go reads; check.go holds Check and the
-// walk; ref.go resolves $refs, cycles.go refuses recursion that consumes no
+// walk; pattern.go compiles the patterns of pattern and patternProperties
+// (once per Check, package strlang); ref.go resolves $refs, cycles.go refuses recursion that consumes no
 // input, meta.go checks what the walk did not reach, portable.go holds the
 // portable profile's rules; positions.go lists where schemas stand and
 // location.go spells JSON Pointers and line:column. Each keyword is one row

@@ -172,6 +172,7 @@ var Keywords = []Keyword{
 	{"maxItems", all, ShapeValue, Enforced, Refused, "", checkMaxItems},
 	{"minLength", all, ShapeValue, Enforced, Enforced, "counted in code points", checkMinLength},
 	{"maxLength", all, ShapeValue, Enforced, Refused, "counted in code points", checkMaxLength},
+	{"pattern", all, ShapeValue, Enforced, Refused, "ECMA-262 with the u flag in every draft, not anchored (\"abc\" matches any string holding abc), intersected exactly with the string's lengths, format and other patterns; lookaround and backreferences are refused (S211)", checkPattern},
 	{"minimum", all, ShapeValue, Enforced, Enforced, `exact: a bounded number accepts only plain decimals (no exponent, no trailing fraction zeros, no "-0")`, checkMinimum},
 	{"maximum", all, ShapeValue, Enforced, Enforced, `exact: a bounded number accepts only plain decimals (no exponent, no trailing fraction zeros, no "-0")`, checkMaximum},
 	{"exclusiveMinimum", all, ShapeValue, Enforced, Refused, `exact (plain decimals for numbers); a boolean in draft-04, a number later`, checkExclusiveMinimum},
@@ -185,8 +186,7 @@ var Keywords = []Keyword{
 	{"else", from7, ShapeSchema, Enforced, Refused, "without if it constrains nothing (W301)", checkElse},
 
 	// Refused.
-	{"pattern", all, ShapeValue, Refused, Refused, "regular expressions are not supported yet; use enum, or drop the pattern and check it after decoding", checkPattern},
-	{"patternProperties", all, ShapeSchemaMap, Refused, Refused, "list the members in properties, or use additionalProperties", checkPatternProperties},
+	{"patternProperties", all, ShapeSchemaMap, Enforced, Refused, "names read as pattern's are; a member whose name matches a pattern, declared or not, must match its schema (every pattern that matches: a meet), and additionalProperties takes the names no pattern matches", checkPatternProperties},
 	{"uniqueItems", all, ShapeValue, Enforced, Refused, "false constrains nothing; true is exact where an array holds at most one item or its items are few enough to list (Options.MaxUniqueItems), refused (C402) otherwise", checkUniqueItems},
 	{"multipleOf", all, ShapeValue, Enforced, Refused, "exact, in rational arithmetic (0.3 is a multiple of 0.1); a number under multipleOf accepts only plain decimals (no exponent)", checkMultipleOf},
 	{"minProperties", all, ShapeValue, Enforced, Refused, "counts declared and extra members", checkMinProperties},
@@ -194,7 +194,7 @@ var Keywords = []Keyword{
 	{"contains", from6, ShapeSchema, Enforced, Refused, "exact where the items that do not match it can be described (its complement as not builds it, or the item values listed); refused (C402) otherwise", checkContains},
 	{"minContains", from2019, ShapeValue, Enforced, Refused, "beside contains only", checkMinContains},
 	{"maxContains", from2019, ShapeValue, Enforced, Refused, "beside contains only", checkMaxContains},
-	{"propertyNames", from6, ShapeSchema, Refused, Refused, `list the members in properties with "additionalProperties": false`, checkPropertyNames},
+	{"propertyNames", from6, ShapeSchema, Enforced, Refused, "every member name, declared or extra, must be a string it accepts: its string keywords (pattern, lengths, enum, const, format) apply; a required name it rejects is C401", checkPropertyNames},
 	{"dependencies", all, ShapeDependency, Enforced, Refused, "both forms (names, schema); enforced in every draft, as validators do", checkDependencies},
 	{"dependentRequired", from2019, ShapeValue, Enforced, Refused, "", checkDependentRequired},
 	{"dependentSchemas", from2019, ShapeSchemaMap, Enforced, Refused, "met with the object schema when the member is present", checkDependentSchemas},

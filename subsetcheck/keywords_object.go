@@ -6,7 +6,6 @@
 package subsetcheck
 
 import (
-	"regexp/syntax"
 	"slices"
 	"strconv"
 )
@@ -76,20 +75,27 @@ func checkAdditionalProperties(c *checker, k *keywordAt) {
 	k.s.AdditionalProperties = c.build(c.pointerOf(k), k.m.Value, sub)
 }
 
-// patternProperties (refused): an object whose names are regular
-// expressions and whose values are schemas.
+// patternProperties: an object whose names are patterns (compiled once
+// per Check, as pattern's are: pattern.go) and whose values are schemas.
+// A member whose name is in a pattern's language, declared or not, must
+// match its schema; additionalProperties applies to the names no pattern
+// matches and no property declares.
 func checkPatternProperties(c *checker, k *keywordAt) {
 	val := k.m.Value
 	if val.Kind != Object {
 		c.bad(k, "must be an object")
 		return
 	}
+	var patterns []*Pattern
 	for _, pm := range val.Members {
-		if _, err := syntax.Parse(pm.Name, syntax.Perl); err != nil {
-			c.errorAt(CodeBadKeywordValue, join(c.pointerOf(k), pm.Name), pm.NameOffset, "patternProperties: %q is not a valid regular expression: %v", pm.Name, err)
+		patterns = append(patterns, c.compilePattern(k.m.Name, join(c.pointerOf(k), pm.Name), pm.NameOffset, pm.Name))
+	}
+	props := c.schemaMap(k, nil)
+	for i, p := range props {
+		if patterns[i] != nil {
+			k.s.PatternProperties = append(k.s.PatternProperties, PatternProperty{Pattern: patterns[i], Schema: p.Schema})
 		}
 	}
-	c.schemaMap(k, nil)
 }
 
 // minProperties, maxProperties: counts of an object's members, declared
@@ -118,8 +124,10 @@ func checkDependentSchemas(c *checker, k *keywordAt) {
 	}
 }
 
-// propertyNames, unevaluatedProperties (refused): the subschema is checked.
-func checkPropertyNames(c *checker, k *keywordAt)         { c.subschema(k) }
+// propertyNames: the schema every member name, a string, must match.
+func checkPropertyNames(c *checker, k *keywordAt) { k.s.PropertyNames = c.subschema(k) }
+
+// unevaluatedProperties (refused): the subschema is checked.
 func checkUnevaluatedProperties(c *checker, k *keywordAt) { c.subschema(k) }
 
 // dependencies (draft-04 to draft-07, and still read by validators in

@@ -4,7 +4,6 @@ package subsetcheck
 
 import (
 	"fmt"
-	"regexp/syntax"
 	"slices"
 	"strings"
 )
@@ -22,15 +21,18 @@ func checkMaxLength(c *checker, k *keywordAt) {
 	}
 }
 
-// pattern (refused): a regular expression. syntax.Parse reports what
-// regexp.Compile would (its compile step cannot fail) without building a
-// program that is thrown away.
+// pattern: an ECMA-262 regular expression with the u flag, which a string
+// must match somewhere. Its language is compiled once per Check
+// (pattern.go) and kept in Schema.Patterns; the compiler intersects it with
+// the string's other keywords.
 func checkPattern(c *checker, k *keywordAt) {
 	val := k.m.Value
 	if val.Kind != String {
 		c.bad(k, "must be a string")
-	} else if _, err := syntax.Parse(val.Str, syntax.Perl); err != nil {
-		c.bad(k, "is not a valid regular expression: %v", err)
+		return
+	}
+	if p := c.compilePattern(k.m.Name, c.pointerOf(k), val.Offset, val.Str); p != nil {
+		k.s.Patterns = []*Pattern{p}
 	}
 }
 

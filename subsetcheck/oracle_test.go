@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/schema2gbnf/schema2gbnf/internal/regexp2ecma"
 )
 
 // oracleCompiles reports whether the oracle validator accepts the schema
@@ -17,6 +18,13 @@ func oracleCompiles(data []byte) error {
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) {
+		re, err := regexp2ecma.New(s)
+		if err != nil {
+			return nil, err
+		}
+		return re, nil
+	})
 	if err := c.AddResource("file:///schema.json", doc); err != nil {
 		return err
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/schema2gbnf/schema2gbnf/strlang"
 )
 
 // InputTooLarge is the L501 problem for an input of size bytes, more than
@@ -34,7 +36,20 @@ var DefaultLimits = Limits{
 	MaxSubschemas:   100000,
 	MaxNestedBytes:  256 << 20,
 	MaxValues:       2_000_000,
+
+	MaxPatternBytes:   strlang.DefaultPatternBytes,
+	MaxPatternNesting: strlang.DefaultDepth,
+	MaxPatternRepeat:  strlang.DefaultRepeat,
+	MaxPatternStates:  strlang.DefaultStates,
+	MaxLengthStates:   strlang.DefaultLengthStates,
+	MaxNameRegions:    DefaultNameRegions,
 }
+
+// DefaultNameRegions is the default of Limits.MaxNameRegions: n
+// patternProperties whose languages overlap in every way split an
+// object's extra member names into up to 2^n regions, each with its own
+// value schema and a part of the names' automaton.
+const DefaultNameRegions = 64
 
 // withDefaults fills the zero fields of l from DefaultLimits.
 func (l Limits) withDefaults() Limits {
@@ -56,6 +71,17 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxValues <= 0 {
 		l.MaxValues = DefaultLimits.MaxValues
 	}
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxPatternBytes, DefaultLimits.MaxPatternBytes)
+	def(&l.MaxPatternNesting, DefaultLimits.MaxPatternNesting)
+	def(&l.MaxPatternRepeat, DefaultLimits.MaxPatternRepeat)
+	def(&l.MaxPatternStates, DefaultLimits.MaxPatternStates)
+	def(&l.MaxLengthStates, DefaultLimits.MaxLengthStates)
+	def(&l.MaxNameRegions, DefaultLimits.MaxNameRegions)
 	return l
 }
 

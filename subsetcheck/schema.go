@@ -1,6 +1,10 @@
 package subsetcheck
 
-import "math/big"
+import (
+	"math/big"
+
+	"github.com/schema2gbnf/schema2gbnf/strlang"
+)
 
 // Draft is a JSON Schema dialect, from "$schema" or Options.DefaultDraft.
 type Draft int
@@ -63,6 +67,22 @@ type Limits struct {
 	MaxSubschemas   int // subschemas one schema may hold (L504)
 	MaxNestedBytes  int // bytes times their nesting depth, the reader's work (L502)
 	MaxValues       int // JSON values in one text, the reader's memory (L505)
+
+	// Regular expressions (pattern, patternProperties) and the string
+	// languages built from them (L506).
+	MaxPatternBytes   int // bytes of one pattern
+	MaxPatternNesting int // groups nested in one pattern
+	MaxPatternRepeat  int // a pattern with its counted repetitions written out, in automaton positions
+	MaxPatternStates  int // states of an automaton while it is built: a pattern's, an intersection's
+	MaxLengthStates   int // states of a language intersected with minLength/maxLength
+	MaxNameRegions    int // regions of member names an object's patternProperties split its extra members into
+}
+
+// Strlang is the part of the limits that bounds string languages, as the
+// strlang package takes it.
+func (l Limits) Strlang() strlang.Limits {
+	return strlang.Limits{PatternBytes: l.MaxPatternBytes, Depth: l.MaxPatternNesting, Repeat: l.MaxPatternRepeat,
+		States: l.MaxPatternStates, LengthStates: l.MaxLengthStates}
 }
 
 // Type is a set of JSON Schema types, as a bit set.
@@ -118,6 +138,13 @@ type Schema struct {
 	Properties           []Property // declaration order
 	Required             []string   // order as written, duplicates removed
 	AdditionalProperties *Schema    // nil: absent, i.e. any extra member is allowed
+	// PatternProperties apply to every member, declared or not, whose name
+	// is in the pattern's language; AdditionalProperties applies only to
+	// the names that are neither declared nor in any of these languages.
+	PatternProperties []PatternProperty
+	// PropertyNames, when not nil, is the schema every member name (a
+	// string) must satisfy: only its string keywords constrain a name.
+	PropertyNames *Schema
 
 	// Arrays. PrefixItems are the positional schemas ("prefixItems", or
 	// "items" as an array before 2020-12); Items governs every later item
@@ -131,6 +158,11 @@ type Schema struct {
 	// Strings, in code points. MaxLength < 0: no maximum.
 	MinLength int
 	MaxLength int
+
+	// Patterns are the regular expressions a string must match somewhere
+	// ("pattern"; several when the compiler meets schemas). Each is
+	// compiled once per Check, however many schemas write it.
+	Patterns []*Pattern
 
 	// Format, when not "", is an asserted format (one of AssertedFormats)
 	// that strings must have. Set only under Options.AssertFormat.
@@ -205,6 +237,23 @@ type Dependency struct {
 	Schema   *Schema  // nil for a list of names
 }
 
+// Pattern is an ECMA-262 regular expression with the u flag, as JSON Schema
+// reads "pattern" and the names of "patternProperties" in every draft, and
+// its language: the strings in which it matches somewhere (it is not
+// anchored). The compiler intersects the languages; Source is for
+// messages.
+type Pattern struct {
+	Source string
+	Lang   *strlang.Lang
+}
+
+// PatternProperty is one member of "patternProperties": the members whose
+// name is in Pattern's language must satisfy Schema.
+type PatternProperty struct {
+	Pattern *Pattern
+	Schema  *Schema
+}
+
 // Property is one declared member of an object schema.
 type Property struct {
 	Name   string
@@ -222,6 +271,9 @@ type Checked struct {
 	// ClosedObjects is Options.ClosedObjects: objects that list properties
 	// take no other members.
 	ClosedObjects bool
-	Doc           *Document
-	Warnings      ErrorList // annotations that constrain nothing, unenforced formats, ...
+	// Limits are the limits Check ran with, defaults filled in: the
+	// compiler builds string languages within the same ones.
+	Limits   Limits
+	Doc      *Document
+	Warnings ErrorList // annotations that constrain nothing, unenforced formats, ...
 }

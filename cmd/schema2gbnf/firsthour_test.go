@@ -69,6 +69,12 @@ func TestLimitMessagesNameTheirFlag(t *testing.T) {
 		{"L504", `{"properties":{"a":{},"b":{}}}`, "-max-subschemas", "2", "10", nil},
 		{"L505", `{"enum":[1,2,3,4]}`, "-max-values", "3", "10", nil},
 		{"C403", `{"properties":{"a":{"type":"string"}}}`, "-max-rules", "1", "100", nil},
+		{"L506", `{"pattern":"abcdef"}`, "-max-pattern-bytes", "5", "10", nil},
+		{"L506", `{"pattern":"((a))"}`, "-max-pattern-nesting", "1", "10", nil},
+		{"L506", `{"pattern":"a{50}"}`, "-max-pattern-repeat", "10", "100", nil},
+		{"L506", `{"pattern":"(a|b)*a(a|b){4}"}`, "-max-pattern-states", "8", "100", nil},
+		{"L506", `{"pattern":"\\d","maxLength":20}`, "-max-length-states", "10", "100", nil},
+		{"L506", `{"patternProperties":{"a":{},"b":{}}}`, "-max-name-regions", "2", "10", nil},
 		{"C402", `{"anyOf":[{"type":"string"},{"type":"integer"}],"minLength":1}`, "-max-alternatives", "1", "10", nil},
 		{"C402", `{"properties":{"a":{"type":"string"}},"anyOf":[{"properties":{"a":{"minLength":1}}},{"properties":{"a":{"maxLength":3}}}]}`, "-max-meets", "1", "10", nil},
 		{"R602", `{"type":"string","maxLength":50}`, "-max-regex-bytes", "10", "100000", []string{"-format", "regex"}},
@@ -183,7 +189,7 @@ func TestBatch(t *testing.T) {
 	}
 	write("a.json", `{"type":"string","format":"email"}`)
 	write("sub/b.yaml", "type: object\nproperties:\n  n: {type: integer}\nadditionalProperties: false\n")
-	write("c.json", `{"type":"string","pattern":"x"}`)
+	write("c.json", `{"type":"object","unevaluatedProperties":false}`)
 	write("d.json", `{"type":`)
 	write("notes.txt", "not a schema")
 	out := filepath.Join(t.TempDir(), "grammars")
@@ -246,9 +252,9 @@ func TestYAMLSchemas(t *testing.T) {
 	assert.Equal(t, body(fromJSON), body(fromYAML))
 	assert.True(t, accepts(t, fromYAML, `{"name":"abc","when":"2024-01-01"}`))
 
-	bad := writeTemp(t, "bad.yml", "type: string\npattern: a+\n")
+	bad := writeTemp(t, "bad.yml", "type: object\nunevaluatedProperties: false\n")
 	_, _, errOut = cli(t, "", bad)
-	assert.Contains(t, errOut, "bad.yml:2:1: /pattern:")
+	assert.Contains(t, errOut, "bad.yml:2:1: /unevaluatedProperties:")
 
 	for _, tc := range []struct{ yaml, code, where string }{
 		{"a: 1\na: 2\n", "J102", ":2:1:"},

@@ -23,6 +23,7 @@ type limitFlags struct {
 	maxSubschemas   int
 	maxNestedBytes  int
 	maxValues       int
+	maxPattern      struct{ bytes, nesting, repeat, states, lengthStates, regions int }
 	maxRules        int
 	maxAlts         int
 	maxMeets        int
@@ -43,6 +44,12 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxSubschemas, "max-subschemas", d.MaxSubschemas, "refuse a schema with more than `N` subschemas (L504)")
 	fs.IntVar(&l.maxNestedBytes, "max-nested-bytes", d.MaxNestedBytes, "refuse a text whose bytes times their nesting depth pass `N` (L502)")
 	fs.IntVar(&l.maxValues, "max-values", d.MaxValues, "refuse a text holding more than `N` JSON values (L505)")
+	fs.IntVar(&l.maxPattern.bytes, "max-pattern-bytes", d.MaxPatternBytes, "refuse a pattern longer than `N` bytes (L506)")
+	fs.IntVar(&l.maxPattern.nesting, "max-pattern-nesting", d.MaxPatternNesting, "refuse a pattern whose groups nest deeper than `N` (L506)")
+	fs.IntVar(&l.maxPattern.repeat, "max-pattern-repeat", d.MaxPatternRepeat, "refuse a pattern that is more than `N` automaton positions with its counted repetitions written out (L506)")
+	fs.IntVar(&l.maxPattern.states, "max-pattern-states", d.MaxPatternStates, "refuse a pattern, or an intersection of patterns, whose automaton needs more than `N` states (L506)")
+	fs.IntVar(&l.maxPattern.lengthStates, "max-length-states", d.MaxLengthStates, "refuse a string language cut to minLength/maxLength that needs more than `N` states (L506)")
+	fs.IntVar(&l.maxPattern.regions, "max-name-regions", d.MaxNameRegions, "refuse an object whose patternProperties split its member names into more than `N` regions (L506)")
 	fs.IntVar(&l.maxRules, "max-rules", compile.DefaultMaxRules, "refuse a grammar of more than `N` rules (C403)")
 	fs.IntVar(&l.maxAlts, "max-alternatives", compile.MaxAlternatives, "refuse a schema whose $ref and combinators (anyOf, allOf, oneOf, not, if) beside other keywords expand into more than `N` alternatives (C402)")
 	fs.IntVar(&l.maxMeets, "max-meets", compile.MaxMeets, "refuse a schema that needs more than `N` merged schemas to combine keywords with $ref and combinators (C402)")
@@ -63,6 +70,13 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 		MaxSubschemas:   l.maxSubschemas,
 		MaxNestedBytes:  l.maxNestedBytes,
 		MaxValues:       l.maxValues,
+
+		MaxPatternBytes:   l.maxPattern.bytes,
+		MaxPatternNesting: l.maxPattern.nesting,
+		MaxPatternRepeat:  l.maxPattern.repeat,
+		MaxPatternStates:  l.maxPattern.states,
+		MaxLengthStates:   l.maxPattern.lengthStates,
+		MaxNameRegions:    l.maxPattern.regions,
 	}
 	opts.MaxRules = l.maxRules
 	opts.MaxAlternatives = l.maxAlts

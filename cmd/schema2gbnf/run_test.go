@@ -42,7 +42,7 @@ func accepts(t *testing.T, grammar, text string) bool {
 }
 
 func TestExitCodes(t *testing.T) {
-	refused := `{"type":"string","pattern":"a+"}`
+	refused := `{"type":"object","unevaluatedProperties":false}`
 	tests := []struct {
 		name  string
 		stdin string
@@ -58,7 +58,7 @@ func TestExitCodes(t *testing.T) {
 		{"refused json", refused, []string{"-error-format", "json"}, exitRefused, `"code": "S201"`},
 		{"not json", `{"type":`, nil, exitRefused, "[J101]"},
 		{"check ok", `{"type":"boolean"}`, []string{"check"}, exitOK, ""},
-		{"check refused", refused, []string{"check", "-"}, exitRefused, "pattern"},
+		{"check refused", refused, []string{"check", "-"}, exitRefused, "unevaluatedProperties"},
 		{"unknown flag", "", []string{"-nope"}, exitUsage, "flag provided but not defined"},
 		{"bad profile", "", []string{"-profile", "loose"}, exitUsage, "unknown -profile"},
 		{"bad whitespace", "", []string{"-whitespace", "wide"}, exitUsage, "unknown -whitespace"},
@@ -102,7 +102,7 @@ func TestOutputIsAtomic(t *testing.T) {
 	assert.True(t, accepts(t, string(good), "false"))
 
 	// A refused schema leaves the earlier grammar as it was, and no temp file.
-	code, _, _ = cli(t, `{"type":"string","pattern":"x"}`, "-o", out)
+	code, _, _ = cli(t, `{"type":"object","unevaluatedProperties":false}`, "-o", out)
 	require.Equal(t, exitRefused, code)
 	after, err := os.ReadFile(out)
 	require.NoError(t, err)

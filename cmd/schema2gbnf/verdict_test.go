@@ -17,7 +17,7 @@ const personSchema = `{"type":"object","properties":{"name":{"type":"string"},"a
 
 func TestVerdictExitCodes(t *testing.T) {
 	schema := writeTemp(t, "person.json", personSchema)
-	refused := writeTemp(t, "refused.json", `{"type":"string","pattern":"a+"}`)
+	refused := writeTemp(t, "refused.json", `{"type":"object","unevaluatedProperties":false}`)
 	tests := []struct {
 		name  string
 		stdin string
@@ -178,7 +178,7 @@ func TestVerdictJSONL(t *testing.T) {
 
 	// a batch from a file, with a refused schema: one verdict, exit 1
 	file := writeTemp(t, "batch.jsonl", batch)
-	refused := writeTemp(t, "refused.json", `{"type":"string","pattern":"a+"}`)
+	refused := writeTemp(t, "refused.json", `{"type":"object","unevaluatedProperties":false}`)
 	code, out, _ = cli(t, "", "verdict", "-jsonl", refused, file)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, `"class":"REFUSED_SCHEMA"`)

@@ -1,19 +1,21 @@
 // Package oracle sets up the independent validator
 // (santhosh-tekuri/jsonschema/v6) that tests judge texts by. It exists so
 // there is one oracle set-up and every harness judges by the same rules:
-// the draft set explicitly and format as an annotation, as the checker
-// treats it. Only tests and the test-support package equiv import it.
+// the draft set explicitly, format as an annotation, as the checker treats
+// it, and patterns as ECMA-262 regular expressions with the u flag
+// (internal/regexp2ecma), as JSON Schema reads them. Only tests and the test-support package equiv import it.
 package oracle
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/schema2gbnf/schema2gbnf/internal/regexp2ecma"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
@@ -36,9 +38,11 @@ var formatNames = []string{"json-pointer", "relative-json-pointer", "uuid", "dur
 	"hostname", "email", "date", "time", "date-time", "uri", "iri", "uri-reference", "iri-reference", "uri-template",
 	"semver", "idn-email", "idn-hostname", "unknown"}
 
-// anyRegexp stands in for a pattern the Go engine cannot compile, so that
-// format "regex" (asserted before 2019-09 whatever is registered) never
-// rejects a string. pattern itself is refused by the checker.
+// anyRegexp stands in for a pattern that is not ECMA-262, so that format
+// "regex" (asserted before 2019-09 whatever is registered, and judged by
+// the regexp engine) never rejects a string: format is an annotation to the
+// checker. An invalid pattern or patternProperties name never reaches the
+// oracle: the checker refuses it (S203).
 type anyRegexp string
 
 func (r anyRegexp) MatchString(string) bool { return true }
@@ -54,9 +58,9 @@ type config struct {
 	loc            string
 }
 
-// LibraryFormats keeps the validator's own format checks and regexp engine:
-// formats are asserted where the draft says so, and a pattern the Go engine
-// cannot compile makes New fail.
+// LibraryFormats keeps the validator's own format checks: formats are
+// asserted where the draft says so, format "regex" included, and a pattern
+// that is not ECMA-262 makes New fail.
 func LibraryFormats() Option { return func(c *config) { c.libraryFormats = true } }
 
 // AssertFormats judges as the checker does under Options.AssertFormat:
@@ -96,14 +100,19 @@ func New(schemaJSON []byte, draft subsetcheck.Draft, opts ...Option) (*Oracle, e
 			}
 			c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
 		}
-		c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) {
-			re, err := regexp.Compile(s)
-			if err != nil {
-				return anyRegexp(s), nil
-			}
-			return re, nil
-		})
 	}
+	// Patterns are ECMA-262 with the u flag, as JSON Schema says, not Go's
+	// RE2: regexp2 in ECMAScript mode, refusing what the u flag refuses.
+	c.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) {
+		re, err := regexp2ecma.New(s)
+		switch {
+		case err == nil:
+			return re, nil
+		case cfg.libraryFormats:
+			return nil, err
+		}
+		return anyRegexp(s), nil
+	})
 	if err := c.AddResource(cfg.loc, doc); err != nil {
 		return nil, err
 	}
@@ -123,12 +132,34 @@ func New(schemaJSON []byte, draft subsetcheck.Draft, opts ...Option) (*Oracle, e
 
 // Valid says whether the oracle accepts the value of a text; a text that
 // is not JSON is an error.
+//
+// When the regexp engine cannot finish a match in time (a pattern with
+// nested repetitions, regexp2ecma.MatchTimeout), the error is
+// ErrCannotJudge: there is no verdict.
 func (o *Oracle) Valid(text string) (bool, error) {
 	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
 	if err != nil {
 		return false, fmt.Errorf("oracle cannot decode: %w", err)
 	}
-	return o.sch.Validate(v) == nil, nil
+	err, judged := o.judge(v)
+	return err == nil && judged == nil, judged
+}
+
+// ErrCannotJudge is Valid's error when the regexp engine ran out of time.
+var ErrCannotJudge = errors.New("oracle cannot judge: the regexp engine ran out of time (regexp2ecma.MatchTimeout)")
+
+// judge validates v, turning a regexp timeout into ErrCannotJudge.
+func (o *Oracle) judge(v any) (verr, judged error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t, ok := r.(*regexp2ecma.Timeout)
+			if !ok {
+				panic(r)
+			}
+			judged = fmt.Errorf("%w: %v", ErrCannotJudge, t)
+		}
+	}()
+	return o.sch.Validate(v), nil
 }
 
 // ValidValue says whether the oracle accepts an already decoded value.

@@ -23,6 +23,7 @@ package regexp2ecma
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2/v2"
@@ -266,3 +267,50 @@ func groupOpenLen(s string) (int, error) {
 	}
 	return 0, fmt.Errorf("(? must be followed by : = ! <= <! <name> or modifiers and :")
 }
+
+// MatchTimeout bounds one match: regexp2 backtracks, and a pattern with
+// nested repetitions (([a-z]*)*x) on a long string that fails late could
+// run for hours.
+const MatchTimeout = 2 * time.Second
+
+// Timeout is what MatchString panics with when a match passes
+// MatchTimeout: the engine could not judge the string.
+type Timeout struct {
+	Pattern string
+	Err     error
+}
+
+func (t *Timeout) Error() string {
+	return fmt.Sprintf("regexp2ecma: pattern %q: %v", t.Pattern, t.Err)
+}
+
+// Regexp is a compiled pattern with the methods of santhosh-tekuri/
+// jsonschema's Regexp: what its Compiler.UseRegexpEngine takes.
+type Regexp struct {
+	re     *regexp2.Regexp
+	source string
+}
+
+// New compiles a pattern for a validator: Compile, with MatchTimeout.
+func New(pattern string) (*Regexp, error) {
+	re, err := Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	re.MatchTimeout = MatchTimeout
+	return &Regexp{re: re, source: pattern}, nil
+}
+
+// MatchString reports whether the pattern matches somewhere in s. A match
+// regexp2 cannot finish (MatchTimeout) panics with a *Timeout: a validator
+// that cannot judge must not pass for one that judged.
+func (r *Regexp) MatchString(s string) bool {
+	m, err := r.re.MatchString(s)
+	if err != nil {
+		panic(&Timeout{Pattern: r.source, Err: err})
+	}
+	return m
+}
+
+// String is the pattern.
+func (r *Regexp) String() string { return r.source }
