@@ -46,7 +46,7 @@ const (
 var noEngine = []string{"-args", "-engine=false"}
 
 // ledger is every mutation, in the order they run.
-var ledger = concat(compilerMutations, combinatorMutations, countingMutations, strlangMutations, harnessMutations)
+var ledger = concat(compilerMutations, combinatorMutations, countingMutations, strlangMutations, patternMutations, harnessMutations)
 
 func concat(lists ...[]mutation) []mutation {
 	var out []mutation
@@ -340,48 +340,6 @@ var compilerMutations = []mutation{
 		New:  "if false && len(s.duplicates) > 0 {",
 		Bug:  "the strict reader takes duplicate member names",
 		Pkgs: []string{checkPkg}, Run: ".", Short: true,
-	},
-	{
-		ID: "pattern-escapes-dropped", File: "compile/machine.go",
-		Old:  "alts = append(alts, seq(lit(`\\`), cp.escapeSuffix(esc)))",
-		New:  "alts = append(alts, seq(lit(`\\`), lit(\"u\"), cp.escapeSuffix(esc)))",
-		Bug:  "a pattern string's escaped characters are spelled wrong (\\u\\n for \\n)",
-		Pkgs: []string{equivPkg}, Run: "^TestPatternSchemas$", Args: noEngine,
-	},
-	{
-		ID: "pattern-meet-one-side", File: "compile/expand.go",
-		Old:  "m.Patterns = unionPatterns(a.Patterns, b.Patterns)",
-		New:  "m.Patterns = a.Patterns",
-		Bug:  "a pattern met through $ref or anyOf is dropped",
-		Pkgs: []string{equivPkg}, Run: "^TestPatternSchemas$", Args: noEngine,
-	},
-	{
-		ID: "pattern-unanchored", File: "compile/pattern.go",
-		Old:  "if l, err = strlang.Intersect(l, pt.Lang, lim); err != nil {",
-		New:  "if l, err = strlang.Intersect(l, strlang.All(), lim); err != nil || pt == nil {",
-		Bug:  "a string's pattern is not enforced at all",
-		Pkgs: []string{equivPkg}, Run: "^TestPatternSchemas$", Args: noEngine,
-	},
-	{
-		ID: "names-region-ignores-patterns", File: "compile/names.go",
-		Old:  "if len(r.in) == 0 {\n\t\t\ts = p.AdditionalProperties",
-		New:  "if true {\n\t\t\ts = p.AdditionalProperties",
-		Bug:  "an extra member whose name matches a patternProperties pattern takes additionalProperties' values",
-		Pkgs: []string{equivPkg}, Run: "^TestNameSchemas$", Args: noEngine,
-	},
-	{
-		ID: "names-declared-unmet", File: "compile/names.go",
-		Old:  "if pp.Pattern.Lang.Match(name) && !meet(pp.Schema) {",
-		New:  "if property(p, name) == nil && pp.Pattern.Lang.Match(name) && !meet(pp.Schema) {",
-		Bug:  "a declared member whose name matches a patternProperties pattern escapes its schema",
-		Pkgs: []string{equivPkg}, Run: "^TestNameSchemas$", Args: noEngine,
-	},
-	{
-		ID: "names-propertynames-ignored", File: "compile/names.go",
-		Old:  "if p.PropertyNames != nil {\n\t\tvar ok bool",
-		New:  "if false {\n\t\tvar ok bool",
-		Bug:  "extra members take names propertyNames rejects",
-		Pkgs: []string{equivPkg}, Run: "^TestNameSchemas$", Args: noEngine,
 	},
 }
 
