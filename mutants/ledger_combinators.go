@@ -151,7 +151,7 @@ var combinatorMutations = []mutation{
 		Old:  "return v.Kind != Array",
 		New:  "return false",
 		Bug:  "draft-07 dependencies: the schema entries are read as nothing (fail open), the name lists kept",
-		Pkgs: []string{equivPkg}, Run: "^TestEquivSchemas$", Args: noEngine,
+		Pkgs: []string{compilePkg}, Run: "^TestDependencies$",
 	},
 	{
 		ID: "check-if-else-dropped", File: "subsetcheck/keywords_combinator.go",
