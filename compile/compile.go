@@ -360,6 +360,7 @@ func (cp *compiler) runRoot(root *subsetcheck.Schema) (*gbnf.Grammar, error) {
 	if len(cp.errs) > 0 {
 		return nil, cp.errs.Err()
 	}
+	cp.factor()
 	if !cp.prune() {
 		cp.noValue(root)
 		return nil, cp.errs.Err()

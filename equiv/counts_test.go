@@ -21,6 +21,8 @@ func countsMembers(c *subsetcheck.Checked) bool {
 		}
 		subs := append([]*subsetcheck.Schema{s.AdditionalProperties, s.Items, s.Ref, s.Contains}, s.PrefixItems...)
 		subs = append(subs, s.AnyOf...)
+		subs = append(append(subs, s.AllOf...), s.OneOf...)
+		subs = append(subs, s.Not, s.If, s.Then, s.Else)
 		for _, p := range s.Properties {
 			subs = append(subs, p.Schema)
 		}

@@ -85,6 +85,7 @@ type checker struct {
 	nBuilt      int                          // schemas in built and schemas, against Limits.MaxSubschemas
 	pending     []pendingRef                 // $refs to resolve once the walk is done
 	rootBase    string                       // the root's $id without fragment: refs to it are local
+	rootDialect bool                         // the root names its dialect ($schema): else the draft is the default
 	resolved    map[string]*Schema           // $ref strings already resolved (nil target: refused)
 	index       map[*Value]map[string]*Value // member lookup for large objects on $ref paths
 	patterns    map[string]patternResult     // each pattern text compiled once (pattern.go)

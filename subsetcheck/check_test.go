@@ -281,6 +281,25 @@ func TestCheckDefaultDraftOption(t *testing.T) {
 	}
 }
 
+// TestCheckSubschemaDialect: a subschema's $schema that names another
+// dialect than the document's is refused, saying how to name it for the
+// whole document when the root names none; -draft (DefaultDraft) naming
+// it is that way.
+func TestCheckSubschemaDialect(t *testing.T) {
+	schema := `{"properties":{"a":{"$schema":"http://json-schema.org/draft-07/schema#","type":"null"}}}`
+	_, err := Check(mustRead(t, schema), Options{})
+	if err == nil || !strings.Contains(err.Error(), "the root names none") || !strings.Contains(err.Error(), "-draft") {
+		t.Errorf("got %v, want S208 naming -draft", err)
+	}
+	_, err = Check(mustRead(t, `{"$schema":"https://json-schema.org/draft/2020-12/schema",`+schema[1:]), Options{})
+	if err == nil || !strings.Contains(err.Error(), "the root is 2020-12") {
+		t.Errorf("root naming its dialect: got %v, want S208 naming the root's", err)
+	}
+	if errs, _, _ := checkCodes(t, schema, Options{DefaultDraft: Draft7}); errs != "" {
+		t.Errorf("with DefaultDraft draft-07: %q, want no error", errs)
+	}
+}
+
 // dump prints the normalised fields of a Schema in one line.
 func dump(s *Schema) string {
 	if s == nil {

@@ -47,6 +47,7 @@ func (c *checker) readRootDialect() {
 		}
 		if d, ok := dialect(m.Value.Str); ok {
 			c.draft = d
+			c.rootDialect = true
 		} else {
 			c.errorAt(CodeUnknownDraft, "/$schema", m.Value.Offset, "unknown dialect %q; use one of http://json-schema.org/draft-04/schema#, draft-06, draft-07, https://json-schema.org/draft/2019-09/schema or https://json-schema.org/draft/2020-12/schema (the check goes on as %s)", m.Value.Str, c.draft)
 		}
@@ -86,7 +87,11 @@ func checkSchemaURI(c *checker, k *keywordAt) {
 		c.bad(k, "must be a string, the dialect's URI")
 	} else if !k.ctx.root {
 		if d, ok := dialect(val.Str); !ok || d != c.draft {
-			c.errorAt(CodeUnknownDraft, c.pointerOf(k), val.Offset, "a subschema may not switch dialects (the root is %s); remove this $schema", c.draft)
+			if c.rootDialect {
+				c.errorAt(CodeUnknownDraft, c.pointerOf(k), val.Offset, "a subschema may not switch dialects (the root is %s); remove this $schema", c.draft)
+			} else {
+				c.errorAt(CodeUnknownDraft, c.pointerOf(k), val.Offset, "a subschema may not switch dialects, and the root names none, so the document is read as %s (-draft, Options.Draft); if the whole document is written in that dialect, move this $schema to the root or pass -draft; else remove it", c.draft)
+			}
 		}
 	}
 }

@@ -489,8 +489,17 @@ const maxTextBytes = 64 << 20
 
 // writeFileAtomic writes data to a temporary file beside path and renames it
 // into place, so a reader of path sees the old file or the whole new one,
-// never half a grammar.
+// never half a grammar. A symbolic link is followed (the file it names is
+// replaced, the link kept), and what is not a regular file (/dev/null,
+// /dev/stdout, a named pipe) is written to as it is: a rename would put a
+// file in its place.
 func writeFileAtomic(path string, data []byte) error {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return os.WriteFile(path, data, 0o644)
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

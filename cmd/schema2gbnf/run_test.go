@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -119,6 +121,45 @@ func TestOutputIsAtomic(t *testing.T) {
 	g, err := os.ReadFile(out2)
 	require.NoError(t, err)
 	assert.True(t, accepts(t, string(g), "null"))
+}
+
+// TestOutputNotARegularFile: -o through a symbolic link replaces the file
+// it names and keeps the link; -o to a named pipe (as to /dev/null) writes
+// into it and leaves it a pipe, never a file renamed over it.
+func TestOutputNotARegularFile(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.gbnf")
+	require.NoError(t, os.WriteFile(target, []byte("old"), 0o644))
+	link := filepath.Join(dir, "link.gbnf")
+	require.NoError(t, os.Symlink(target, link))
+	code, _, stderr := cli(t, `{"type":"boolean"}`, "-o", link)
+	require.Equal(t, exitOK, code, stderr)
+	fi, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.True(t, fi.Mode()&os.ModeSymlink != 0, "the link was replaced")
+	g, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.True(t, accepts(t, string(g), "true"))
+
+	fifo := filepath.Join(dir, "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	read := make(chan []byte)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			read <- nil
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		read <- b
+	}()
+	code, _, stderr = cli(t, `{"type":"null"}`, "-o", fifo)
+	require.Equal(t, exitOK, code, stderr)
+	assert.True(t, accepts(t, string(<-read), "null"))
+	fi, err = os.Lstat(fifo)
+	require.NoError(t, err)
+	assert.True(t, fi.Mode()&os.ModeNamedPipe != 0, "the pipe was replaced by %v", fi.Mode())
 }
 
 func TestMatchVerb(t *testing.T) {
