@@ -13,7 +13,8 @@
 // test's cache makes a second run cheap): a command that fails there
 // would count every mutation it judges as killed, so the run stops. The
 // report gives each run's wall and CPU time (go test and all it ran): on
-// a shared machine the CPU time says what the check costs.
+// a shared machine the CPU time says what the check costs. Two mutations
+// are tried at once (-j), each with -failfast: one failing test kills it.
 //
 // A mutation replaces one piece of text (its anchor) in one file; the
 // mutated copy reaches the compiler through go test -overlay, so the
@@ -38,6 +39,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"iter"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,6 +53,7 @@ func main() {
 	list := flag.Bool("list", false, "print the ledger and stop")
 	verbose := flag.Bool("v", false, "print the test output of every mutation")
 	base := flag.Bool("baseline", true, "first run each mutation's tests on the unmutated source, which must pass")
+	jobs := flag.Int("j", 2, "how many mutations are tried at once")
 	flag.Parse()
 	root, err := moduleRoot()
 	if err != nil {
@@ -83,7 +86,7 @@ func main() {
 	start := time.Now()
 	var cpu time.Duration
 	if *base {
-		problems, c := baseline(root, picked)
+		problems, c := baseline(root, picked, *jobs)
 		cpu += c
 		if len(problems) > 0 {
 			for _, p := range problems {
@@ -100,9 +103,9 @@ func main() {
 	defer os.RemoveAll(tmp)
 	var killed, equivalent, ran int
 	var bad []string
-	for _, m := range picked {
+	for i, r := range inParallel(len(picked), *jobs, func(i int) result { return picked[i].run(root, tmp) }) {
+		m := picked[i]
 		ran++
-		r := m.run(root, tmp)
 		cpu += r.cpu
 		if *verbose {
 			fmt.Println(r.output)
@@ -184,7 +187,7 @@ func (m mutation) run(root, tmp string) result {
 	if err := os.WriteFile(overlayFile, overlay, 0o644); err != nil {
 		return result{broken: true, detail: err.Error()}
 	}
-	text, took, cpu, err := goTest(root, append([]string{"-overlay=" + overlayFile, "-count=1"}, m.testArgs()...))
+	text, took, cpu, err := goTest(root, append([]string{"-overlay=" + overlayFile, "-count=1", "-failfast"}, m.testArgs()...))
 	r := result{took: took, cpu: cpu, output: text}
 	switch {
 	case strings.Contains(text, "no tests to run"):
@@ -213,7 +216,9 @@ func (m mutation) run(root, tmp string) result {
 
 // testArgs are the go test arguments that judge m, after the overlay.
 func (m mutation) testArgs() []string {
-	args := []string{"-timeout=10m", "-run", m.Run}
+	// vet and DWARF judge nothing here, and cost a sixth of a mutation's
+	// build of compile/.
+	args := []string{"-vet=off", "-ldflags=-w", "-timeout=10m", "-run", m.Run}
 	if m.Short {
 		args = append(args, "-short")
 	}
@@ -244,25 +249,68 @@ func goTest(root string, args []string) (string, time.Duration, time.Duration, e
 // is: a command that fails there would count every mutation it judges as
 // killed, so the run stops before any mutation is tried. The results are
 // go test's to cache, so a second run costs little.
-func baseline(root string, ms []mutation) (problems []string, cpu time.Duration) {
+func baseline(root string, ms []mutation, jobs int) (problems []string, cpu time.Duration) {
 	seen := map[string]bool{}
+	var distinct []mutation
 	for _, m := range ms {
-		args := m.testArgs()
-		key := strings.Join(args, "\x00")
-		if seen[key] {
-			continue
+		key := strings.Join(m.testArgs(), "\x00")
+		if !seen[key] {
+			seen[key] = true
+			distinct = append(distinct, m)
 		}
-		seen[key] = true
-		text, _, c, err := goTest(root, args)
-		cpu += c
+	}
+	type run struct {
+		text string
+		cpu  time.Duration
+		err  error
+	}
+	for i, r := range inParallel(len(distinct), jobs, func(i int) run {
+		text, _, c, err := goTest(root, distinct[i].testArgs())
+		return run{text, c, err}
+	}) {
+		m := distinct[i]
+		cpu += r.cpu
 		switch {
-		case strings.Contains(text, "no tests to run"):
+		case strings.Contains(r.text, "no tests to run"):
 			problems = append(problems, m.ID+": -run "+m.Run+" matches no test in "+strings.Join(m.Pkgs, " "))
-		case err != nil:
-			problems = append(problems, fmt.Sprintf("%s: go test %s fails without any mutation: %s", m.ID, strings.Join(args, " "), firstLines(text, 3)))
+		case r.err != nil:
+			problems = append(problems, fmt.Sprintf("%s: go test %s fails without any mutation: %s", m.ID, strings.Join(m.testArgs(), " "), firstLines(r.text, 3)))
 		}
 	}
 	return problems, cpu
+}
+
+// inParallel runs f(0) to f(n-1), jobs at a time, and yields their
+// results in order, each as soon as it and those before it are done: the
+// report reads the same however many run at once. On 2 cores two at a
+// time keep both busy where one go test leaves one idle (linking, a test
+// that runs one case at a time).
+func inParallel[R any](n, jobs int, f func(int) R) iter.Seq2[int, R] {
+	return func(yield func(int, R) bool) {
+		done := make([]chan R, n)
+		for i := range done {
+			done[i] = make(chan R, 1)
+		}
+		next := make(chan int)
+		go func() {
+			defer close(next)
+			for i := range n {
+				next <- i
+			}
+		}()
+		for range max(jobs, 1) {
+			go func() {
+				for i := range next {
+					done[i] <- f(i)
+				}
+			}()
+		}
+		for i := range n {
+			if !yield(i, <-done[i]) {
+				return
+			}
+		}
+	}
 }
 
 func firstLines(s string, n int) string {
