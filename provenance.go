@@ -3,7 +3,10 @@ package schema2gbnf
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
+
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 // Provenance says how a grammar was made. Every grammar Compile emits starts
@@ -11,11 +14,12 @@ import (
 // the tool, the options and the exact schema bytes it came from.
 type Provenance struct {
 	Version    string `json:"version"`           // the tool's version
-	Profile    string `json:"profile"`           // exact or portable
+	Profile    string `json:"profile"`           // exact, lenient or portable
 	Whitespace string `json:"whitespace"`        // bounded or compact
 	Draft      string `json:"draft"`             // the schema's draft, e.g. 2020-12
 	Format     string `json:"format"`            // annotation, or asserted (Options.AssertFormat)
 	Objects    string `json:"objects,omitempty"` // "closed" under Options.ClosedObjects; "" (left out of the line) otherwise
+	Relaxed    int    `json:"relaxed,omitempty"` // lenient profile: the constraints relaxed (the line says relaxed=N under that profile only)
 	Schema     string `json:"schema"`            // "sha256:" and the hex SHA-256 of the schema's bytes
 }
 
@@ -23,11 +27,14 @@ const provenancePrefix = "# schema2gbnf "
 
 // String is the comment line, without its newline.
 func (p Provenance) String() string {
-	objects := ""
+	objects, relaxed := "", ""
 	if p.Objects != "" {
 		objects = " objects=" + p.Objects
 	}
-	return provenancePrefix + p.Version + " profile=" + p.Profile + " whitespace=" + p.Whitespace +
+	if p.Profile == string(subsetcheck.Lenient) {
+		relaxed = " relaxed=" + strconv.Itoa(p.Relaxed)
+	}
+	return provenancePrefix + p.Version + " profile=" + p.Profile + relaxed + " whitespace=" + p.Whitespace +
 		" draft=" + p.Draft + " format=" + p.Format + objects + " schema=" + p.Schema
 }
 
@@ -65,6 +72,8 @@ func ReadProvenance(grammar string) (Provenance, bool) {
 			p.Format = v
 		case "objects":
 			p.Objects = v
+		case "relaxed":
+			p.Relaxed, _ = strconv.Atoi(v)
 		case "schema":
 			p.Schema = v
 		}

@@ -115,3 +115,43 @@ func TestPortableADRSchema(t *testing.T) {
 	assert.False(t, m.Accepts(`{"name":"p","operations":{"getPet":{"parameters":{"id":[]}}}}`), "no values")
 	assert.False(t, m.Accepts(`{"name":"p","operations":{},"extra":1}`), "a member the closed root does not name")
 }
+
+// TestLenientProfile: the lenient profile compiles what the exact profile
+// refuses, says so in the provenance line (profile=lenient relaxed=N) and
+// the warnings, and accepts what the relaxed constraints no longer hold;
+// a schema the exact profile admits gets its grammar, byte for byte below
+// the provenance line, with relaxed=0.
+func TestLenientProfile(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"id":{"type":"string","pattern":"^(?=[a-z])[a-z]*$"},"n":{"oneOf":[{"type":"integer"},{"type":"array","unevaluatedItems":false}]}},"required":["id"]}`)
+	_, err := schema2gbnf.Compile(schema, schema2gbnf.Options{})
+	require.Error(t, err, "the exact profile refuses a lookahead (S211) and unevaluatedItems")
+	g, err := schema2gbnf.Compile(schema, schema2gbnf.Options{Profile: subsetcheck.Lenient, Whitespace: compile.Compact})
+	require.NoError(t, err)
+	assert.Equal(t, "lenient", g.Provenance.Profile)
+	assert.Equal(t, 3, g.Provenance.Relaxed)
+	assert.Contains(t, g.GBNF, " profile=lenient relaxed=3 ")
+	back, ok := schema2gbnf.ReadProvenance(g.GBNF)
+	require.True(t, ok)
+	assert.Equal(t, g.Provenance, back)
+	require.Len(t, g.Relaxed, 3)
+	assert.Equal(t, subsetcheck.CodeRelaxedKeyword, g.Relaxed[0].Code)
+	assert.Equal(t, "/properties/id/pattern", g.Relaxed[0].Pointer)
+	assert.Equal(t, subsetcheck.CodeRelaxedOneOf, g.Relaxed[1].Code, "a relaxation inside a branch: oneOf as anyOf")
+	assert.Equal(t, "/properties/n/oneOf/1/unevaluatedItems", g.Relaxed[2].Pointer)
+	m, err := gbnf.NewMatcher(g.Rules)
+	require.NoError(t, err)
+	assert.True(t, m.Accepts(`{"id":"abc","n":1}`), "valid")
+	assert.True(t, m.Accepts(`{"id":"ABC"}`), "breaks the relaxed pattern")
+	assert.False(t, m.Accepts(`{"n":1}`), "breaks required, which is enforced")
+
+	admitted := []byte(`{"type":"object","properties":{"a":{"type":"integer","maximum":9}}}`)
+	exact, err := schema2gbnf.Compile(admitted, schema2gbnf.Options{})
+	require.NoError(t, err)
+	same, err := schema2gbnf.Compile(admitted, schema2gbnf.Options{Profile: subsetcheck.Lenient})
+	require.NoError(t, err)
+	assert.Contains(t, same.GBNF, " profile=lenient relaxed=0 ")
+	_, eBody, _ := strings.Cut(exact.GBNF, "\n")
+	_, lBody, _ := strings.Cut(same.GBNF, "\n")
+	assert.Equal(t, eBody, lBody)
+	assert.NotContains(t, exact.GBNF, "relaxed=", "the exact profile's line is as before")
+}

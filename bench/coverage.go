@@ -24,6 +24,124 @@ type Record struct {
 	GrammarBytes int                `json:"grammar_bytes,omitempty"`
 	Rules        int                `json:"rules,omitempty"`
 	Detail       string             `json:"detail,omitempty"`
+	// Lenient is the same schema under the lenient profile (coverage
+	// -lenient), when it was run.
+	Lenient *LenientRecord `json:"lenient,omitempty"`
+}
+
+// LenientRecord is a schema's compile under the lenient profile.
+type LenientRecord struct {
+	Status    Status             `json:"status"`
+	Codes     []subsetcheck.Code `json:"codes,omitempty"`   // of a refusal
+	Relaxed   []string           `json:"relaxed,omitempty"` // "CODE keyword", one per relaxation
+	CompileUs int64              `json:"compile_us"`
+	Detail    string             `json:"detail,omitempty"`
+}
+
+// NewLenientRecord is a report line's lenient part.
+func NewLenientRecord(o Outcome) *LenientRecord {
+	return &LenientRecord{Status: o.Status, Codes: o.Codes, Relaxed: o.Relaxed, CompileUs: o.Micros, Detail: o.Detail}
+}
+
+// LenientTables compares, per subset, the schemas the exact profile
+// compiles, those only the lenient one compiles, those neither compiles
+// (refused for the schema's own errors, C401, a limit) and those the
+// reader cannot read (J, L50x); then ranks the relaxations by keyword and
+// code, and the lenient profile's refusals.
+func LenientTables(recs []Record) string {
+	type row struct{ n, exact, lenient, refused, unreadable, bugs int }
+	rows := map[string]*row{}
+	total := &row{}
+	var subsets []string
+	var relaxed, refusedBy []blocker
+	schemasRelaxed, relaxations := 0, 0
+	var us []float64
+	for _, r := range recs {
+		if r.Lenient == nil {
+			continue
+		}
+		x := rows[r.Subset]
+		if x == nil {
+			x = &row{}
+			rows[r.Subset] = x
+			subsets = append(subsets, r.Subset)
+		}
+		l := r.Lenient
+		for _, x := range []*row{x, total} {
+			x.n++
+			switch {
+			case r.Status == Compiled:
+				x.exact++
+			case l.Status == Compiled:
+				x.lenient++
+			case l.Status == Refused && unreadable(l.Codes):
+				x.unreadable++
+			case l.Status == Refused:
+				x.refused++
+			default:
+				x.bugs++
+			}
+		}
+		if r.Status != Compiled && l.Status == Compiled {
+			schemasRelaxed++
+			us = append(us, float64(l.CompileUs))
+			seen := map[string]bool{}
+			for _, k := range l.Relaxed {
+				relaxations++
+				if !seen[k] {
+					seen[k] = true
+					relaxed = append(relaxed, blocker{k, false})
+				}
+			}
+		}
+		if l.Status == Refused && !unreadable(l.Codes) {
+			for _, c := range l.Codes {
+				refusedBy = append(refusedBy, blocker{string(c), len(l.Codes) == 1})
+			}
+		}
+	}
+	sort.Strings(subsets)
+	rows["all"] = total
+	subsets = append(subsets, "all")
+	var b strings.Builder
+	b.WriteString("| subset | schemas | compiled exactly | more compiled leniently | refused leniently | unreadable | crash/error/hang |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, name := range subsets {
+		x := rows[name]
+		label := name
+		if name == "all" {
+			label = "**all**"
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d (%s) | %d (%s) | %d | %d | %d |\n", label, x.n, x.exact, pct(x.exact, x.n),
+			x.lenient, pct(x.lenient, x.n), x.refused, x.unreadable, x.bugs)
+	}
+	t := Summarize(us)
+	fmt.Fprintf(&b, "\n%d schemas compile only leniently, with %d relaxations (%.1f a schema); their lenient compile takes %.0f / %.0f / %.0f µs (median / p90 / max).\n",
+		schemasRelaxed, relaxations, float64(relaxations)/float64(max(schemasRelaxed, 1)), t.Median, t.P90, t.Max)
+	fmt.Fprintf(&b, "\n| relaxation (code, keyword) | schemas | %% of those compiled only leniently |\n|---|---:|---:|\n")
+	for i, x := range rank(relaxed) {
+		if i == 20 {
+			break
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s |\n", x.name, x.n, pct(x.n, schemasRelaxed))
+	}
+	if len(refusedBy) > 0 {
+		b.WriteString("\n| refused leniently (code) | meaning | schemas | sole reason |\n|---|---|---:|---:|\n")
+		for _, x := range rank(refusedBy) {
+			fmt.Fprintf(&b, "| %s | %s | %d | %d |\n", x.name, codeMeaning(subsetcheck.Code(x.name)), x.n, x.sole)
+		}
+	}
+	return b.String()
+}
+
+// unreadable says whether a refusal's codes are the reader's: the text is
+// not strict JSON, or passes a reading limit.
+func unreadable(codes []subsetcheck.Code) bool {
+	for _, c := range codes {
+		if c[0] == 'J' || c == subsetcheck.CodeInputTooLarge || c == subsetcheck.CodeTooDeep || c == subsetcheck.CodeNumberTooLarge || c == subsetcheck.CodeTooManyValues {
+			return true
+		}
+	}
+	return false
 }
 
 // NewRecord turns a compile outcome into a report line.
@@ -210,6 +328,15 @@ var codeGlosses = map[subsetcheck.Code]string{
 	subsetcheck.CodeNotExactlyCompilable: "not exactly compilable",
 	subsetcheck.CodeGrammarTooLarge:      "grammar size limit",
 	subsetcheck.CodeOneOfOverlap:         "oneOf branches overlap",
+	subsetcheck.CodeRelaxRounds:          "lenient: relaxation rounds limit",
+	subsetcheck.CodeRelaxedKeyword:       "lenient: refused keyword dropped",
+	subsetcheck.CodeRelaxedOneOf:         "lenient: oneOf as anyOf",
+	subsetcheck.CodeRelaxedNegation:      "lenient: negation relaxed",
+	subsetcheck.CodeRelaxedCompile:       "lenient: compiler refusal dropped",
+	subsetcheck.CodeRelaxedRef:           "lenient: $ref not followed",
+	subsetcheck.CodeRefPath:              "$ref path outside the folder",
+	subsetcheck.CodeTooManyRefDocs:       "$ref documents limit",
+	subsetcheck.CodeRefBytes:             "$ref documents bytes limit",
 	subsetcheck.CodeInputTooLarge:        "input size limit",
 	subsetcheck.CodeTooDeep:              "nesting depth limit",
 	subsetcheck.CodeNumberTooLarge:       "number size limit",

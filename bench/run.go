@@ -49,6 +49,7 @@ type Outcome struct {
 	GrammarBytes int                // len(GBNF)
 	Rules        int                // number of rules
 	Detail       string             // first problem, panic message with stack, or error text
+	Relaxed      []string           // lenient profile: "CODE keyword" per relaxation
 	Grammar      *schema2gbnf.Grammar
 }
 
@@ -88,7 +89,11 @@ func classify(gr *schema2gbnf.Grammar, err error) Outcome {
 		if gr == nil || gr.Rules == nil {
 			return Outcome{Status: Failed, Detail: "Compile returned neither a grammar nor an error"}
 		}
-		return Outcome{Status: Compiled, Grammar: gr, GrammarBytes: len(gr.GBNF), Rules: len(gr.Rules.Rules)}
+		var relaxed []string
+		for _, p := range gr.Relaxed {
+			relaxed = append(relaxed, string(p.Code)+" "+lastSegment(p.Pointer))
+		}
+		return Outcome{Status: Compiled, Grammar: gr, GrammarBytes: len(gr.GBNF), Rules: len(gr.Rules.Rules), Relaxed: relaxed}
 	}
 	var list subsetcheck.ErrorList
 	if !errors.As(err, &list) || len(list) == 0 {

@@ -121,7 +121,11 @@ func (cp *compiler) writeUnder(b *strings.Builder, p *subsetcheck.Schema, v *sub
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if err := cp.write(b, itemSchema(p, i), it, depth+1); err != nil {
+			s, err := cp.canonicalItem(p, i, it)
+			if err != nil {
+				return err
+			}
+			if err := cp.write(b, s, it, depth+1); err != nil {
 				return err
 			}
 		}
@@ -195,4 +199,32 @@ func plainText(v *subsetcheck.Value) string {
 		return v.Num
 	}
 	return b.String()
+}
+
+// canonicalItem is the schema item i of p's arrays is written under, as
+// containsArray writes it (splitItems): an item that matches contains
+// under its schema and contains, another under its schema and the
+// negation of contains, whose declared members may come first.
+func (cp *compiler) canonicalItem(p *subsetcheck.Schema, i int, it *subsetcheck.Value) (*subsetcheck.Schema, error) {
+	s := itemSchema(p, i)
+	if p.Contains == nil || p.MinContains == 0 && p.MaxContains == nil {
+		return s, nil // arrayExpr, contains left out
+	}
+	c := target(p.Contains)
+	if isTrue(c) || c.False {
+		return s, nil
+	}
+	if _, ok := cp.finiteValues(s, maxListedItems, 0); ok {
+		return s, nil // the items are listed, in their plain texts
+	}
+	var ok bool
+	if accepts(c, it) {
+		s, ok = cp.conj(s, c)
+	} else {
+		s, ok = cp.conj(s, cp.negation(c))
+	}
+	if !ok {
+		return nil, cp.errs.Err()
+	}
+	return s, nil
 }

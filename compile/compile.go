@@ -70,6 +70,9 @@ type Options struct {
 	// MaxOneOfPairs bounds the pairs of oneOf branches one compile
 	// compares (C402 beyond it); 0 means the constant MaxOneOfPairs.
 	MaxOneOfPairs int
+	// MaxRelaxRounds bounds the compiles of one Lenient call (C405 beyond
+	// it); 0 means DefaultMaxRelaxRounds.
+	MaxRelaxRounds int
 }
 
 // Named limits. Each ends in a problem with its own code when reached.
@@ -424,7 +427,11 @@ func (cp *compiler) located(s *subsetcheck.Schema, code subsetcheck.Code, msg st
 	p := &subsetcheck.Problem{Code: code, Message: msg + cp.meetNote(s)}
 	if s != nil {
 		p.Pointer = s.Pointer
-		if doc := cp.checked.Doc; doc != nil && s.Node != nil {
+		doc := cp.checked.Doc
+		if s.Doc != nil {
+			doc = s.Doc // a schema of another document a $ref reached
+		}
+		if doc != nil && s.Node != nil {
 			p.File = doc.Name
 			p.Line, p.Col = doc.Position(s.Node.Offset)
 		}

@@ -62,6 +62,12 @@ func TestContains(t *testing.T) {
 			agree(t, `{"type":"array",`+c+n+`}`, texts)
 		}
 	}
+	// An object that fails contains is written under its negation, whose
+	// declared members come first, and so is its canonical text.
+	objects := arraysOf([]string{`{"x":null,"a":1}`, `{"x":null,"a":"s"}`, `{"a":1}`, `{}`}, 2)
+	for _, n := range []string{``, `,"minContains":0,"maxContains":0`, `,"maxContains":1`} {
+		agree(t, `{"type":"array","contains":{"properties":{"a":{"type":"integer"}}}`+n+`}`, objects)
+	}
 	// not of items: some item breaks it, contains of its negation.
 	agree(t, `{"not":{"items":{"type":["string","null"]}}}`, texts)
 	agree(t, `{"type":"array","not":{"items":{"minimum":5}}}`, texts)

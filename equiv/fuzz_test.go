@@ -20,6 +20,9 @@ type schemaBuilder struct {
 	data   []byte
 	i      int
 	format string // when set, string schemas carry it (FuzzFormats)
+	// lenient adds schemas with keywords the exact profile refuses
+	// (FuzzLenient).
+	lenient bool
 }
 
 // withFormat adds the builder's format to a string schema's keywords.
@@ -50,6 +53,11 @@ func (b *schemaBuilder) pick(xs []string) string { return xs[b.next()%len(xs)] }
 func (b *schemaBuilder) schema(depth int) string {
 	if depth > 4 {
 		return `{"type":"integer"}`
+	}
+	if b.lenient {
+		if s, ok := b.refused(depth); ok {
+			return s
+		}
 	}
 	switch b.next() % 22 {
 	case 0:
@@ -191,6 +199,88 @@ func FuzzFormats(f *testing.F) {
 		formats := subsetcheck.AssertedFormats
 		schema := fuzzSchemaWith(&schemaBuilder{data: data[1:], format: formats[int(data[0])%len(formats)]})
 		checkSchemaWith(t, &tally{}, "fuzz", []byte(schema), assertFormat, 1)
+	})
+}
+
+// refused is, for one byte in two, a schema with a keyword the exact
+// profile refuses, or refused once and enforced now but for some of its
+// values (a pattern with a lookaround or a backreference, S211), in a
+// position of every polarity.
+func (b *schemaBuilder) refused(depth int) (string, bool) {
+	if b.next()%2 == 0 {
+		return "", false
+	}
+	sub := func() string { return b.schema(depth + 1) }
+	switch b.next() % 14 {
+	case 0:
+		return fmt.Sprintf(`{"type":"string","pattern":%q,"maxLength":%d}`, b.pick([]string{"^a", "b$", "^[a-c]+$", "x|y", "^$", "^(?!a)", "(.)\\1"}), b.next()%5), true
+	case 1:
+		return `{"oneOf":[` + sub() + `,` + sub() + `]}`, true
+	case 2:
+		return `{"not":` + sub() + `}`, true
+	case 3:
+		return `{"allOf":[` + sub() + `,` + sub() + `]}`, true
+	case 4:
+		return `{"if":` + sub() + `,"then":` + sub() + `,"else":` + sub() + `}`, true
+	case 5:
+		return `{"if":` + sub() + `,"then":` + sub() + `}`, true
+	case 6:
+		ap := b.pick([]string{`false`, `{"type":"integer"}`, `true`})
+		name := b.pick([]string{"^x", "^(?=x)"})
+		return `{"type":"object","properties":{"a":` + sub() + `},"patternProperties":{"` + name + `":` + sub() + `},"additionalProperties":` + ap + `}`, true
+	case 7:
+		return fmt.Sprintf(`{"type":"object","properties":{"a":%s,"b":%s},"minProperties":%d,"maxProperties":%d}`, sub(), sub(), b.next()%3, b.next()%4), true
+	case 8:
+		return `{"type":"array","items":` + sub() + `,"uniqueItems":true,"maxItems":3}`, true
+	case 9:
+		return fmt.Sprintf(`{"type":%q,"multipleOf":%s,"minimum":-5,"maximum":20}`, b.pick([]string{"integer", "number"}), b.pick([]string{"2", "3", "0.5", "1.5"})), true
+	case 10:
+		return fmt.Sprintf(`{"type":"array","contains":%s,"minContains":%d,"maxContains":%d,"maxItems":4}`, sub(), b.next()%2, b.next()%3+1), true
+	case 11:
+		return `{"type":"object","properties":{"a":` + sub() + `,"b":` + sub() + `},"dependentRequired":{"a":["b"]}}`, true
+	case 12:
+		return `{"type":"object","propertyNames":{"maxLength":1},"additionalProperties":` + sub() + `}`, true
+	default:
+		return `{"not":{"not":` + sub() + `}}`, true
+	}
+}
+
+// FuzzLenient builds a random schema with keywords the exact profile
+// refuses, in any position, and checks the lenient profile on it: where
+// the exact profile compiles, the lenient grammar is the same, byte for
+// byte, with nothing relaxed (exact ⊆ lenient); the lenient profile
+// compiles whatever the exact one refuses for what it relaxes (the schema's
+// own errors, and no valid value, stay refused); and its grammar passes the lenient equivalence check (the
+// canonical text of every valid value accepted, every accepted text valid
+// or breaking a relaxed constraint). Findings land in
+// testdata/fuzz/FuzzLenient.
+func FuzzLenient(f *testing.F) {
+	for _, seed := range []string{"\x00", "\x01\x00\x01\x00", "\x01\x01\x00\x00", "\x01\x02\x01\x00\x03", "\x01\x04\x00\x01\x00\x09", "\x01\x06\x00\x00\x01\x0a\x00", "\x01\x0a\x00\x05\x02\x01", "\x01\x0d\x01\x01\x00\x02"} {
+		f.Add([]byte(seed))
+	}
+	if fz := flag.Lookup("test.fuzz"); fz != nil && fz.Value.String() != "" {
+		*flagEngine = false
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		schema := []byte(fuzzSchemaWith(&schemaBuilder{data: data, lenient: true}))
+		exact, _ := build(t, "fuzz", schema, subsetcheck.Draft2020)
+		out := checkSchemaWith(t, &tally{}, "fuzz", schema, subsetcheck.Options{Profile: subsetcheck.Lenient, DefaultDraft: subsetcheck.Draft2020}, 1)
+		switch {
+		case !out.compiled:
+			for _, c := range out.codes {
+				switch c {
+				case subsetcheck.CodeRefusedKeyword, subsetcheck.CodeRemoteRef, subsetcheck.CodeFormatNotExact, subsetcheck.CodePatternNotRegular, subsetcheck.CodeNotExactlyCompilable, subsetcheck.CodeOneOfOverlap:
+					t.Errorf("the lenient profile refuses %s for what it relaxes: %v", schema, out.err)
+				}
+			}
+			if exact.compiled {
+				t.Errorf("the exact profile compiles %s, the lenient one refuses it: %v", schema, out.err)
+			}
+		case exact.compiled:
+			if len(out.checked.Relaxed) > 0 || out.grammar.String() != exact.grammar.String() {
+				t.Errorf("the lenient grammar of %s is not the exact one (relaxed %v)", schema, out.checked.Relaxed)
+			}
+		}
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/schema2gbnf/schema2gbnf/compile"
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
 	"github.com/schema2gbnf/schema2gbnf/internal/oracle"
+	"github.com/schema2gbnf/schema2gbnf/internal/validate"
 	"github.com/schema2gbnf/schema2gbnf/interop"
 	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
@@ -37,6 +38,7 @@ type tally struct {
 	schemas, compiled, refused             int
 	valid, invalid, texts, sampled, engine int
 	modelBugs, failures, skippedLong       int
+	relaxedAccepts                         int      // lenient: texts accepted that break a relaxed constraint
 	unjudged                               int      // texts the oracle's regexp engine ran out of time on
 	repeatedCounted                        int      // texts with repeated names under minProperties, outside the claim
 	noValid                                []string // compiled schemas the generator found no valid value for
@@ -61,8 +63,8 @@ func (t *tally) String() string {
 	}
 	sort.Strings(codes)
 	sort.Strings(t.noValid)
-	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; unjudged by the oracle %d; model disagreements %d; failures %d; no valid value generated for %d %q",
-		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.unjudged, t.modelBugs, t.failures, len(t.noValid), t.noValid)
+	return fmt.Sprintf("schemas %d (compiled %d, refused %d [%s]); values %d valid, %d invalid; texts matched %d; sampled %d; engine checks %d; skipped long texts %d; accepted breaking only relaxed constraints %d; unjudged by the oracle %d; model disagreements %d; failures %d; no valid value generated for %d %q",
+		t.schemas, t.compiled, t.refused, strings.Join(codes, " "), t.valid, t.invalid, t.texts, t.sampled, t.engine, t.skippedLong, t.relaxedAccepts, t.unjudged, t.modelBugs, t.failures, len(t.noValid), t.noValid)
 }
 
 // perSchema are the fewest values, texts and engine checks a run must
@@ -165,13 +167,24 @@ func buildWith(t testing.TB, name string, schema []byte, opts subsetcheck.Option
 	if err != nil {
 		return refused(err)
 	}
-	checked, err := subsetcheck.Check(doc, opts)
-	if err != nil {
-		return refused(err)
+	if refLoader != nil {
+		if opts.Documents, err = subsetcheck.Gather(doc, opts, refLoader); err != nil {
+			return refused(err)
+		}
 	}
-	g, err := compile.Compile(checked, compile.Options{})
-	if err != nil {
-		return refused(err)
+	var checked *subsetcheck.Checked
+	var g *gbnf.Grammar
+	if opts.Profile == subsetcheck.Lenient {
+		if checked, g, _, err = compile.Lenient(doc, opts, compile.Options{}); err != nil {
+			return refused(err)
+		}
+	} else {
+		if checked, err = subsetcheck.Check(doc, opts); err != nil {
+			return refused(err)
+		}
+		if g, err = compile.Compile(checked, compile.Options{}); err != nil {
+			return refused(err)
+		}
 	}
 	m, err := newMatcher(g)
 	if err != nil {
@@ -179,6 +192,25 @@ func buildWith(t testing.TB, name string, schema []byte, opts subsetcheck.Option
 		return outcome{}, false
 	}
 	return outcome{compiled: true, checked: checked, grammar: g, matcher: m}, true
+}
+
+// refLoader, when set, hands the documents of $refs to other documents in
+// (the suite's remotes, TestSuite).
+var refLoader subsetcheck.Loader
+
+// lenientOracleGap says why the oracle may not compile a schema the lenient
+// profile compiled: a $ref to a document nobody handed in (the lenient
+// grammar does not follow it, W309; a validator cannot either). "" otherwise.
+func lenientOracleGap(c *subsetcheck.Checked, err error) string {
+	if c.Profile != subsetcheck.Lenient {
+		return ""
+	}
+	for _, p := range c.Relaxed {
+		if p.Code == subsetcheck.CodeRelaxedRef && strings.Contains(err.Error(), "loading") {
+			return "a $ref to a document not handed in (W309)"
+		}
+	}
+	return ""
 }
 
 // oracleRefuses lists the schemas, by the name a test gives them, that we
@@ -189,7 +221,17 @@ var oracleRefuses = map[string]string{}
 // newOracle sets up the validator to judge as the checker did: formats
 // asserted when it asserted them.
 func newOracle(schema []byte, c *subsetcheck.Checked, opts ...oracle.Option) (*oracle.Oracle, error) {
-	if c.AssertFormat {
+	if len(c.Documents) > 0 {
+		docs := map[string][]byte{}
+		for uri, d := range c.Documents {
+			docs[uri] = d.Data
+		}
+		opts = append(opts, oracle.Documents(docs))
+	}
+	switch {
+	case c.AssertFormat && c.Profile == subsetcheck.Lenient:
+		opts = append(opts, oracle.AssertAllFormats())
+	case c.AssertFormat:
 		opts = append(opts, oracle.AssertFormats())
 	}
 	return oracle.New(schema, c.Draft, opts...)
@@ -208,7 +250,10 @@ type run struct {
 	canonical      *compile.Canonicalizer
 	tally          *tally
 	fails          int
-	engine         []engineCase
+	// explain (lenient grammars) says whether a text the oracle rejects
+	// breaks a constraint the grammar relaxed.
+	explain *validate.Validator
+	engine  []engineCase
 }
 
 // engineCase is a text and our matcher's verdict, for llama.cpp to repeat.
@@ -275,6 +320,14 @@ func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
 		r.fail("UNSOUND: accepts a text that is not strict JSON ("+which+" grammar)", text, "accepts", "not JSON: "+sj.Err.Error())
 		return true
 	}
+	if r.explain != nil {
+		if _, err := subsetcheck.Read("text", []byte(text), subsetcheck.Limits{}); err != nil && hasCode(err, subsetcheck.CodeNumberTooLarge) {
+			// A number past the reader's limit: verdict's reader stops it
+			// before any validator, and big.Rat cannot hold it.
+			r.tally.add(func(t *tally) { t.skippedLong++ })
+			return true
+		}
+	}
 	if len(sj.Duplicates) > 0 {
 		// Repeated names: readers differ on which value wins, so the text
 		// is sound only if both readings are valid (DESIGN.md §2). Under
@@ -282,6 +335,9 @@ func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
 		// repeated name each time, a reader once (counts_test.go).
 		if countsMembers(r.out.checked) {
 			r.tally.add(func(t *tally) { t.repeatedCounted++ })
+			return true
+		}
+		if r.explain != nil && r.readingRelaxed(sj.First) && r.readingRelaxed(sj.Last) {
 			return true
 		}
 		if !r.oracle.ValidValue(sj.First) || !r.oracle.ValidValue(sj.Last) {
@@ -294,10 +350,71 @@ func (r *run) sound(m *gbnf.Matcher, which, text string) bool {
 	if r.unjudged(err) {
 		return true
 	}
-	if !ok {
+	switch {
+	case ok:
+	case err == nil && r.explain != nil:
+		if f, relaxed := r.relaxed(text); relaxed {
+			r.tally.add(func(t *tally) { t.relaxedAccepts++ })
+		} else {
+			r.fail("UNSOUND: accepts a value the validator rejects, and no relaxed constraint explains it ("+which+" lenient grammar)", text, "accepts",
+				fmt.Sprintf("rejects: %v; relaxed: %v", f, r.out.checked.Relaxed))
+		}
+	default:
 		r.fail("UNSOUND: accepts a value the validator rejects ("+which+" grammar)", text, "accepts", verdictName(ok, err))
 	}
 	return true
+}
+
+// hasCode says whether err is an ErrorList holding a problem with code.
+func hasCode(err error, code subsetcheck.Code) bool {
+	var l subsetcheck.ErrorList
+	if errors.As(err, &l) {
+		for _, p := range l {
+			if p.Code == code {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readingRelaxed says whether one reading of a text with repeated names is
+// valid, or breaks only relaxed constraints.
+func (r *run) readingRelaxed(v any) bool {
+	if r.oracle.ValidValue(v) {
+		return true
+	}
+	res, err := r.explain.ValidateValue(v)
+	if err != nil || res.Valid() {
+		return false
+	}
+	_, ok := res.Explain(r.out.checked.Relaxed)
+	return ok
+}
+
+// relaxed says whether the validator's rejection of text is explained by
+// the constraints the lenient grammar relaxed, and gives the failure.
+func (r *run) relaxed(text string) (*validate.Failure, bool) {
+	return explainRelaxed(r.explain, r.out.checked, text)
+}
+
+// explainRelaxed says whether v's rejection of text is explained by the
+// constraints the lenient schema c relaxed, and gives the failure.
+func explainRelaxed(v *validate.Validator, c *subsetcheck.Checked, text string) (*validate.Failure, bool) {
+	res, err := v.Validate([]byte(text))
+	if err != nil || res.Valid() {
+		return &validate.Failure{Message: fmt.Sprintf("verdict's validator disagrees with the oracle: valid %v, %v", err == nil, err)}, false
+	}
+	return res.Explain(c.Relaxed)
+}
+
+// relaxedFailure is explainRelaxed with a validator of its own.
+func relaxedFailure(c *subsetcheck.Checked, text string) (*validate.Failure, bool) {
+	v, err := validate.New(c, validate.Options{})
+	if err != nil {
+		return &validate.Failure{Message: err.Error()}, false
+	}
+	return explainRelaxed(v, c, text)
 }
 
 // unjudged counts a text the oracle could not judge (its regexp engine
@@ -346,12 +463,27 @@ func checkSchemaWith(t testing.TB, tl *tally, name string, schema []byte, opts s
 	if err != nil {
 		if reason, ok := oracleRefuses[name]; ok {
 			t.Logf("%s: the oracle cannot compile the schema (%v); skipped, listed: %s", name, err, reason)
+		} else if reason := lenientOracleGap(out.checked, err); reason != "" {
+			t.Logf("%s: the oracle cannot compile the schema (%v); skipped: %s", name, firstLine(err.Error()), reason)
 		} else {
 			t.Errorf("%s: the oracle cannot compile a schema we compiled: %v\n  schema: %s\n  (list it in oracleRefuses, with the reason, only if the validator is wrong)", name, err, clip(string(schema), 400))
 		}
 		return out
 	}
 	r := &run{t: t, name: name, schema: schema, seed: seed, out: out, oracle: o, tally: tl}
+	if out.checked.Profile == subsetcheck.Lenient {
+		if r.explain, err = validate.New(out.checked, validate.Options{}); err != nil {
+			if strings.Contains(err.Error(), "is not valid regex") {
+				// A pattern that is not ECMA-262 with the u flag (\: , a
+				// lone }): the checker reads patterns as RE2 today and
+				// lets it through; verdict's validator refuses it.
+				t.Logf("%s: the validator verdict uses refuses a pattern of the schema (%v); skipped", name, firstLine(err.Error()))
+				return out
+			}
+			t.Errorf("%s: the validator verdict uses cannot compile the schema: %v", name, err)
+			return out
+		}
+	}
 	gc, err := compile.Compile(out.checked, compile.Options{Whitespace: compile.Compact})
 	if err != nil {
 		t.Errorf("%s: compiles with bounded whitespace but not compact: %v", name, err)
@@ -385,11 +517,25 @@ func (r *run) check() {
 			r.tally.add(func(t *tally) { t.skippedLong++ })
 			continue
 		}
-		if ok, err := r.oracle.Valid(text); r.unjudged(err) {
+		ok, err := r.oracle.Valid(text)
+		if r.unjudged(err) {
 			continue
-		} else if !ok {
-			r.modelBug("generated as valid, the validator rejects it", text, verdictName(ok, err))
-			continue
+		}
+		if !ok {
+			if r.explain == nil || err != nil {
+				r.modelBug("generated as valid, the validator rejects it", text, verdictName(ok, err))
+				continue
+			}
+			// Valid for the relaxed schema, not for the schema: it must
+			// break a relaxed constraint, and the grammar must take it
+			// (the relaxed schema's canonical text).
+			if _, err := compile.Canonical(c, v); err != nil {
+				r.modelBug("generated as valid, the relaxed schema rejects it", text, verdictName(ok, err))
+				continue
+			}
+			if f, relaxed := r.relaxed(text); !relaxed {
+				r.fail("valid by the relaxed schema, rejected by the validator for a constraint that was not relaxed", text, "-", fmt.Sprintf("rejects: %v", f))
+			}
 		}
 		canon, err := r.canonical.Canonical(v)
 		if err != nil {
@@ -429,6 +575,10 @@ func (r *run) check() {
 			continue
 		}
 		if ok || err != nil {
+			if ok && r.explain != nil {
+				r.fail("NARROWED: the relaxed schema rejects a value the schema accepts (a relaxation narrowed it)", text, "-", "accepts")
+				continue
+			}
 			if ok && c.ClosedObjects {
 				// Invalid for the closed schema (an extra member, most
 				// likely), valid for the schema: the grammar may take it
@@ -484,6 +634,11 @@ func (r *run) sampleCheck() {
 			r.fail("the matcher rejects a string sampled from its own grammar", text, "rejects", "-")
 		}
 	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // newMatcher is gbnf.NewMatcher, with its limits raised for the few corpus

@@ -76,7 +76,7 @@ func TestRefused(t *testing.T) {
 		// References.
 		{"ref to nowhere", `{"$ref":"#/$defs/x"}`, none, "S205"},
 		{"ref past an array", `{"$defs":{"a":{"anyOf":[{}]}},"$ref":"#/$defs/a/anyOf/7"}`, none, "S205"},
-		{"ref not a pointer", `{"$ref":"#no-slash"}`, none, "S206"},
+		{"ref to an anchor nowhere", `{"$ref":"#no-slash"}`, none, "S205"},
 		{"ref to itself", `{"$ref":"#"}`, none, "S207"},
 		{"ref a to b to a", `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, none, "S207"},
 		{"ref cycle through anyOf", `{"$defs":{"a":{"anyOf":[{"$ref":"#/$defs/a"},{"type":"null"}]}},"$ref":"#/$defs/a"}`, none, "S207"},

@@ -63,5 +63,8 @@ func (c *checker) newSchema(ptr string, v *Value) *Schema {
 	// The block is zeroed: set only what is not zero (a whole Schema
 	// copied in was a third of the time of this function).
 	s.Pointer, s.Node, s.Types, s.MaxItems, s.MaxLength = ptr, v, AllTypes, -1, -1
+	if c.doc != c.main {
+		s.Doc = c.doc
+	}
 	return s
 }

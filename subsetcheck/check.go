@@ -9,7 +9,10 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Check holds a schema document to a profile and builds the Schema graph the
@@ -19,26 +22,62 @@ import (
 // (so that the problems inside a refused oneOf are listed beside its S201),
 // and through $ref, from wherever it stands. A definition nothing reaches
 // constrains nothing: only its keyword values are checked (the meta pass).
+// Under the lenient profile, what the exact profile refuses is relaxed
+// instead, each relaxation a warning (lenient.go).
 func Check(doc *Document, opts Options) (*Checked, error) {
 	if doc == nil || doc.Root == nil {
 		return nil, ErrorList{{Code: CodeNotASchema, Message: "no schema was read"}}
 	}
+	switch opts.Profile {
+	case "":
+		opts.Profile = Exact
+	case Exact, Portable:
+	case Lenient:
+		return checkLenient(doc, opts)
+	default:
+		return nil, ErrorList{{Code: CodeBadKeywordValue, File: doc.Name, Message: fmt.Sprintf("unknown profile %q; use %q, %q or %q", opts.Profile, Exact, Lenient, Portable)}}
+	}
+	c := newChecker(doc, opts)
+	root := c.walk()
+	if len(c.errs) > 0 {
+		return nil, c.errs.Err()
+	}
+	return c.checked(root, opts), nil
+}
+
+// newChecker is the state of one walk of doc.
+func newChecker(doc *Document, opts Options) *checker {
 	c := &checker{
 		doc:          doc,
+		main:         doc,
+		docs:         opts.Documents,
 		profile:      opts.Profile,
 		assertFormat: opts.AssertFormat,
 		draft:        opts.DefaultDraft,
 		lim:          opts.Limits.withDefaults(),
 	}
-	if c.profile == "" {
-		c.profile = Exact
-	}
-	if c.profile != Exact && c.profile != Portable {
-		return nil, ErrorList{{Code: CodeBadKeywordValue, File: doc.Name, Message: fmt.Sprintf("unknown profile %q; use %q or %q", c.profile, Exact, Portable)}}
-	}
 	if c.draft == 0 {
 		c.draft = Draft2020
 	}
+	c.baseURI, c.baseURL = DefaultBaseURI, defaultBaseURL
+	if opts.BaseURI != "" {
+		if u, err := url.Parse(opts.BaseURI); err == nil && u.IsAbs() {
+			c.baseURI, _, _ = strings.Cut(opts.BaseURI, "#")
+			c.baseURL = u
+		}
+	}
+	c.rootBase = c.baseURI
+	for uri := range c.docs {
+		c.docOrder = append(c.docOrder, uri)
+	}
+	slices.Sort(c.docOrder)
+	return c
+}
+
+// walk builds the Schema graph from the root, resolves the $refs, finds
+// the cycles and checks the rest as a meta-schema would; the problems are
+// in c.errs.
+func (c *checker) walk() *Schema {
 	c.readRootDialect()
 	if c.profile == Portable {
 		c.portableDraft()
@@ -46,30 +85,38 @@ func Check(doc *Document, opts Options) (*Checked, error) {
 	positions := c.schemaPositions()
 	// Each subschema built stands at a position, and so does each
 	// property and each schema of a list: their number bounds all three.
-	if doc.values > 0 {
-		c.built = make([]*Schema, doc.values+1)
-		c.requiredLeft = doc.values
+	if c.doc.values > 0 {
+		c.built = make([]*Schema, c.doc.values+1)
+		c.requiredLeft = c.doc.values
 	}
 	c.schemasLeft, c.propertiesLeft, c.listsLeft = len(positions.at), len(positions.at), len(positions.at)
 	c.spell.size = len(positions.at) * spellPerPosition / 2 // the first chunk: twice that
 	c.checkDuplicateIDs(&positions)
-	root := c.build("", doc.Root, buildContext{root: true})
+	root := c.build("", c.doc.Root, buildContext{root: true, base: c.rootBase})
 	c.resolveRefs()
 	c.findRefCycles()
 	c.metaPass(&positions)
-	if len(c.errs) > 0 {
-		return nil, c.errs.Err()
-	}
+	return root
+}
+
+// checked is the outcome of a walk without errors.
+func (c *checker) checked(root *Schema, opts Options) *Checked {
 	if opts.ClosedObjects {
 		c.closeObjects()
 	}
 	c.warns.Sort()
-	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Limits: c.lim, Doc: doc, Warnings: c.warns}, nil
+	return &Checked{Root: root, Draft: c.draft, Profile: c.profile, AssertFormat: c.assertFormat, ClosedObjects: opts.ClosedObjects, Limits: c.lim, Doc: c.main, Warnings: c.warns,
+		BaseURI: c.baseURI, Documents: c.docs}
 }
 
 // checker is the state of one Check.
 type checker struct {
-	doc          *Document
+	doc          *Document            // the document being built: the root's, or one a $ref reached
+	main         *Document            // the root's
+	docs         map[string]*Document // Options.Documents
+	docOrder     []string             // their URIs, sorted
+	baseURL      *url.URL             // the root document's retrieval URI (Options.BaseURI)
+	baseURI      string               // spelled, without fragment
 	profile      Profile
 	assertFormat bool // Options.AssertFormat
 	draft        Draft
@@ -82,17 +129,21 @@ type checker struct {
 	// go to the map.
 	built       []*Schema
 	schemas     map[*Value]*Schema
-	nBuilt      int                          // schemas in built and schemas, against Limits.MaxSubschemas
-	pending     []pendingRef                 // $refs to resolve once the walk is done
-	rootBase    string                       // the root's $id without fragment: refs to it are local
-	rootDialect bool                         // the root names its dialect ($schema): else the draft is the default
-	resolved    map[string]*Schema           // $ref strings already resolved (nil target: refused)
-	index       map[*Value]map[string]*Value // member lookup for large objects on $ref paths
-	patterns    map[string]patternResult     // each pattern text compiled once (pattern.go)
-	tooMany     bool                         // Limits.MaxSubschemas was reached
-	metaOnly    bool                         // the meta pass: report only bad keyword values
-	schemaBlock []Schema                     // Schemas not yet handed out by newSchema
-	schemasLeft int                          // positions not yet covered by a block
+	nBuilt      int                 // schemas in built and schemas, against Limits.MaxSubschemas
+	pending     []pendingRef        // $refs to resolve once the walk is done
+	rootBase    string              // the root's base URI: its $id resolved against baseURL, without fragment
+	rootDialect bool                // the root names its dialect ($schema): else the draft is the default
+	resolved    map[refKey]*Schema  // $refs already resolved (nil target: refused)
+	resources   map[string]resource // schema resources by URI (resources.go), made on first use
+	anchors     map[string]resource // anchors by URI#name
+	// positionsTaken is set once firstPositions holds a walk's positions.
+	positionsTaken bool
+	patterns       map[string]patternResult     // each pattern text compiled once (pattern.go)
+	index          map[*Value]map[string]*Value // member lookup for large objects on $ref paths
+	tooMany        bool                         // Limits.MaxSubschemas was reached
+	metaOnly       bool                         // the meta pass: report only bad keyword values
+	schemaBlock    []Schema                     // Schemas not yet handed out by newSchema
+	schemasLeft    int                          // positions not yet covered by a block
 	// Schema.Properties, AnyOf and PrefixItems are cut from blocks too.
 	propertyBlock  []Property
 	propertiesLeft int
@@ -104,6 +155,9 @@ type checker struct {
 	spell          spellArena
 	// The keyword being checked, handed to its handler (see buildObject).
 	at keywordAt
+	// lenient is the lenient profile's relaxations (lenient.go); nil in
+	// the other profiles.
+	lenient *leniency
 	// The first schema positions. A checker lives on the heap, as its
 	// handlers are called through the keyword table; the positions walk
 	// starts in it rather than in an allocation of its own.
@@ -112,16 +166,20 @@ type checker struct {
 
 // buildContext says where a subschema sits.
 type buildContext struct {
-	root      bool // the document's root
-	boolOK    bool // a boolean is a schema here even in draft-04 (additionalProperties, additionalItems)
-	embedded  bool // inside a subschema with its own base URI ($id): its $refs resolve elsewhere
-	portableX bool // portable: exempt from the "type required" rules (additionalProperties: true/false)
+	root      bool   // the document's root
+	boolOK    bool   // a boolean is a schema here even in draft-04 (additionalProperties, additionalItems)
+	base      string // the base URI in force ($id), without fragment: $refs here resolve against it
+	ownBase   bool   // base has the schema's own $id applied already (a $ref to a resource or an anchor)
+	portableX bool   // portable: exempt from the "type required" rules (additionalProperties: true/false)
 }
 
 // errorAt reports a problem that makes Check fail; the meta pass keeps only
 // bad keyword values (S203) and non-schemas (S204).
 func (c *checker) errorAt(code Code, ptr string, offset int, format string, args ...any) {
 	if c.metaOnly && code != CodeBadKeywordValue && code != CodeNotASchema {
+		return
+	}
+	if c.lenient != nil && c.relaxedRefusal(code, ptr, fmt.Sprintf(format, args...)) {
 		return
 	}
 	p := c.newProblem()
@@ -162,8 +220,8 @@ func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
 	}
 	s := c.newSchema(ptr, v)
 	c.remember(v, s)
-	if !ctx.root && c.changesBase(v) {
-		ctx.embedded = true
+	if !ctx.root && !ctx.ownBase && c.changesBase(v) {
+		ctx.base = baseAt(ctx.base, v.Get(c.idKeyword()).Str)
 	}
 	switch v.Kind {
 	case Bool:
@@ -187,7 +245,11 @@ func (c *checker) build(ptr string, v *Value, ctx buildContext) *Schema {
 // builtAt returns the Schema built for v, or nil.
 func (c *checker) builtAt(v *Value) *Schema {
 	if id := int(v.id); id != 0 && id < len(c.built) {
-		return c.built[id]
+		// Ids are a document's: with other documents handed in, the slot
+		// may hold another document's value of that id.
+		if s := c.built[id]; c.docs == nil || s != nil && s.Node == v {
+			return s
+		}
 	}
 	return c.schemas[v]
 }
@@ -195,7 +257,7 @@ func (c *checker) builtAt(v *Value) *Schema {
 // remember records the Schema built for v.
 func (c *checker) remember(v *Value, s *Schema) {
 	c.nBuilt++
-	if id := int(v.id); id != 0 && id < len(c.built) {
+	if id := int(v.id); id != 0 && id < len(c.built) && c.doc == c.main {
 		c.built[id] = s
 		return
 	}
@@ -227,8 +289,15 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 			c.unknownKeyword(k)
 			continue
 		}
+		if c.lenient != nil && !c.metaOnly && c.relaxedKeyword(k, kw) {
+			continue
+		}
 		if kw.Use(c.profile) == Refused && !c.metaOnly {
 			c.refuse(k, kw)
+			if c.lenient != nil {
+				c.scratch(k, kw) // relaxed by the next walk
+				continue
+			}
 		}
 		// A refused keyword is handled all the same: its value is
 		// checked and its subschemas built, so that one run reports
@@ -246,6 +315,7 @@ func (c *checker) buildObject(s *Schema, v *Value, ctx buildContext) {
 // are read: additionalItems after an items array, a format beside the type,
 // the numeric bounds; then the portable profile's rules.
 func (c *checker) finishObject(k *keywordAt) {
+	finishRelaxed(k)
 	finishAdditionalItems(c, k)
 	finishFormat(c, k)
 	finishBounds(k)
@@ -283,6 +353,7 @@ type keywordAt struct {
 	ifm, thenm, elsem *Member // if, then, else: built together (finishConditional)
 	minContains       *int    // minContains and maxContains, settled by finishContains beside contains
 	maxContains       *int
+	relaxedAnyOf      [][]*Schema // lenient: the anyOfs relaxed keywords became (finishRelaxed)
 }
 
 // pointerOf returns the JSON Pointer of keyword k, spelled on first use:
@@ -313,7 +384,7 @@ func (c *checker) countOf(k *keywordAt) (int, bool) {
 
 // child is the context of a subschema below one in ctx.
 func (ctx buildContext) child() buildContext {
-	return buildContext{embedded: ctx.embedded}
+	return buildContext{base: ctx.base}
 }
 
 // schemaList builds the schemas of keyword k, an array of schemas.

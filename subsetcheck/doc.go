@@ -16,7 +16,9 @@
 // (once per Check, package strlang); ref.go resolves $refs, cycles.go refuses recursion that consumes no
 // input, meta.go checks what the walk did not reach, portable.go holds the
 // portable profile's rules; positions.go lists where schemas stand and
-// location.go spells JSON Pointers and line:column. Each keyword is one row
+// location.go spells JSON Pointers and line:column; resources.go and
+// gather.go find what a $ref names, in the document and in those handed in;
+// lenient.go and polarity.go hold the lenient profile's relaxations. Each keyword is one row
 // of the table in keywords.go naming its handler, which lives in the file
 // of its family: keywords_core.go ($schema, $id, $ref, $anchor,
 // annotations), keywords_value.go (type, enum, const), keywords_object.go,

@@ -19,6 +19,10 @@ func KeywordTableMarkdown() string {
 		"Every subschema reachable from the root is checked: through any keyword that holds schemas, refused ones included " +
 		"(the problems inside a refused `oneOf` are listed beside its S201, so one run lists every change), and through `$ref` from wherever it stands. " +
 		"A definition nothing reaches constrains nothing: only its keyword values are checked, as a validator's meta-schema check does (S203, S204).\n\n")
+	b.WriteString("The **lenient** profile reads the exact column, and relaxes what it refuses instead of refusing the schema: a refused keyword is dropped, `oneOf` " +
+		"is read as `anyOf`, and `not`, `if`/`then`/`else` (as `anyOf` of `then` and `else`) and `maxContains` are relaxed as a whole where a relaxation " +
+		"lies inside them, so that the grammar accepts every valid value; what the compiler cannot build exactly is relaxed too. Each relaxation is a " +
+		"warning (W305-W309, docs/codes.md), to be checked after decoding.\n\n")
 	b.WriteString("| keyword | drafts | exact | portable | note |\n|---|---|---|---|---|\n")
 	for _, k := range sortedKeywords() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", k.Name, draftsString(k.Drafts), k.Exact, k.Portable, escapeCell(k.Note))

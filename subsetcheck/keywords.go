@@ -100,6 +100,12 @@ type Keyword struct {
 	check checkFunc
 }
 
+// Constrains reports whether the keyword limits values (it is not an
+// annotation), format counting when formats are asserted.
+func (k *Keyword) Constrains(assertFormat bool) bool {
+	return k.Exact != Annotation || assertFormat && k.Name == "format"
+}
+
 // Use returns what profile p does with the keyword.
 func (k *Keyword) Use(p Profile) Use {
 	if p == Portable {
@@ -119,7 +125,7 @@ var (
 )
 
 const (
-	idNote      = "$ref inside an embedded resource (a subschema with its own $id) is refused; portable: at the root only, as the document's address: below the root it changes the base URI of the $refs under it, which engines resolve differently, and is refused (S201)"
+	idNote      = "sets the base URI $refs resolve against, and names a resource a $ref may point to; portable: at the root only, as the document's address: below the root it changes the base URI of the $refs under it, which engines resolve differently, and is refused (S201)"
 	notPortable = "not in the portable profile (llama.cpp, XGrammar, Outlines and llguidance do not all accept it); drop it or use the exact profile"
 	noExact     = "the grammar cannot enforce it exactly"
 )
@@ -132,14 +138,14 @@ const (
 var Keywords = []Keyword{
 	// Core.
 	{"$schema", all, ShapeValue, Annotation, Annotation, "selects the draft; draft-04, -06, -07, 2019-09 and 2020-12 are known", checkSchemaURI},
-	{"$ref", all, ShapeValue, Enforced, Enforced, `local JSON Pointers only ("#", "#/$defs/name"); before 2019-09 its siblings are ignored (W303)`, checkRef},
+	{"$ref", all, ShapeValue, Enforced, Enforced, `a JSON Pointer or an anchor, in the document or in one handed in from local files (-refs; S206 otherwise); before 2019-09 its siblings are ignored (W303)`, checkRef},
 	{"id", only4, ShapeValue, Annotation, Annotation, "draft-04's $id; " + idNote, checkID},
 	{"$id", from6, ShapeValue, Annotation, Annotation, idNote, checkID},
 	{"$defs", from2019, ShapeSchemaMap, Annotation, Annotation, "a container for $ref targets", mustBeObject},
 	{"definitions", all, ShapeSchemaMap, Annotation, Annotation, "a container for $ref targets, in every draft", mustBeObject},
 	{"$comment", from7, ShapeValue, Annotation, Refused, "", mustBeString},
-	{"$anchor", from2019, ShapeValue, Annotation, Refused, `accepted, but a $ref to an anchor is refused (S206): refer with a JSON Pointer such as "#/$defs/name"`, checkAnchor},
-	{"$dynamicAnchor", only2020, ShapeValue, Annotation, Refused, "accepted, but $dynamicRef is refused", checkAnchor},
+	{"$anchor", from2019, ShapeValue, Annotation, Refused, `names the schema for a $ref ("#name")`, checkAnchor},
+	{"$dynamicAnchor", only2020, ShapeValue, Annotation, Refused, "names the schema for a $ref, as $anchor does; $dynamicRef is refused", checkAnchor},
 	{"$recursiveAnchor", from2019, ShapeValue, Annotation, Refused, "accepted, but $recursiveRef is refused", mustBeBool},
 	{"$vocabulary", from2019, ShapeValue, Annotation, Refused, "meaningful only in a meta-schema", mustBeObject},
 	{"$dynamicRef", only2020, ShapeValue, Refused, Refused, `dynamic scope is not supported; use a plain "$ref": "#/$defs/name"`, mustBeString},
@@ -258,6 +264,9 @@ func LookupKeyword(name string, d Draft) *Keyword {
 	}
 	return k
 }
+
+// IsKeyword reports whether name is a keyword of some draft.
+func IsKeyword(name string) bool { return findKeyword(name) != nil }
 
 // sortedKeywords returns the table ordered by name, for the docs.
 func sortedKeywords() []Keyword {

@@ -56,8 +56,10 @@ func (c *checker) readRootDialect() {
 	if c.draft == Draft4 {
 		idName = "id"
 	}
-	if id := root.Get(idName); id != nil && id.Kind == String {
-		c.rootBase, _, _ = strings.Cut(id.Str, "#")
+	if id := root.Get(idName); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") && !c.refHidesID(root) {
+		if b := baseAt(c.baseURI, id.Str); b != "" {
+			c.rootBase = b
+		}
 	}
 }
 
@@ -76,7 +78,13 @@ func (c *checker) changesBase(v *Value) bool {
 		return false
 	}
 	id := v.Get(c.idKeyword())
-	return id != nil && id.Kind == String && id.Str != "" && !strings.HasPrefix(id.Str, "#")
+	return id != nil && id.Kind == String && id.Str != "" && !strings.HasPrefix(id.Str, "#") && !c.refHidesID(v)
+}
+
+// refHidesID reports whether v's $id is one of the siblings a $ref makes
+// validators ignore before 2019-09: it changes no base URI then.
+func (c *checker) refHidesID(v *Value) bool {
+	return c.draft <= Draft7 && v.Get("$ref") != nil
 }
 
 // $schema: the dialect's URI; only the root's selects the draft
@@ -128,11 +136,7 @@ func checkRef(c *checker, k *keywordAt) {
 		c.bad(k, "must be a URI reference (a string)")
 		return
 	}
-	if k.ctx.embedded {
-		c.errorAt(CodeRemoteRef, c.pointerOf(k), val.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to $defs of the root and drop its $id")
-		return
-	}
-	c.pending = append(c.pending, pendingRef{from: k.s, member: k.m})
+	c.pending = append(c.pending, pendingRef{from: k.s, member: k.m, base: k.ctx.base, doc: c.doc})
 }
 
 // The handlers of keywords whose value only has a type to check:
@@ -181,10 +185,10 @@ func (c *checker) buildRefOnly(s *Schema, v *Value, ctx buildContext) {
 		case m.Name == "$ref":
 			if m.Value.Kind != String || !uriReference(m.Value.Str) {
 				c.errorAt(CodeBadKeywordValue, kp(), m.Value.Offset, "$ref: must be a URI reference (a string)")
-			} else if ctx.embedded {
-				c.errorAt(CodeRemoteRef, kp(), m.Value.Offset, "this $ref is inside a subschema with its own $id, so it resolves against that resource; move the subschema to definitions of the root and drop its $id")
+			} else if c.dropsRef(v, m) {
+				// lenient: not followed, and its siblings constrain nothing
 			} else {
-				c.pending = append(c.pending, pendingRef{from: s, member: m})
+				c.pending = append(c.pending, pendingRef{from: s, member: m, base: ctx.base, doc: c.doc})
 			}
 		case c.constrains(m.Name):
 			ignored = append(ignored, m.Name)

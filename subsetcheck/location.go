@@ -7,6 +7,7 @@ package subsetcheck
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -199,4 +200,34 @@ func escapePointerToken(s string) string {
 		return s // nearly always: two byte searches are cheaper than ContainsAny
 	}
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// At returns the value at JSON Pointer ptr in the document, or nil.
+func (d *Document) At(ptr string) *Value {
+	cur := d.Root
+	if ptr == "" {
+		return cur
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil
+	}
+	for _, raw := range strings.Split(ptr[1:], "/") {
+		tok, ok := unescapeToken(raw)
+		if !ok || cur == nil {
+			return nil
+		}
+		switch cur.Kind {
+		case Object:
+			cur = cur.Get(tok)
+		case Array:
+			n, err := strconv.Atoi(tok)
+			if err != nil || n < 0 || n >= len(cur.Items) || strconv.Itoa(n) != tok {
+				return nil
+			}
+			cur = cur.Items[n]
+		default:
+			return nil
+		}
+	}
+	return cur
 }

@@ -78,20 +78,23 @@ func (ps *positions) pointer(i int) string {
 	return ptr
 }
 
-// rootURL is the base URI of a document without "$id", as the validator
-// names a schema it reads from memory.
-var rootURL, _ = url.Parse("file:///schema.json")
-
-// rootBase is rootURL spelled, without fragment.
-var rootBase, _, _ = strings.Cut(rootURL.String(), "#")
-
 // schemaPositions lists every schema position of the document, following
 // every keyword of the draft that holds schemas (refused ones included), as a
 // validator's meta-schema check does. Values of non-keywords are not visited.
 func (c *checker) schemaPositions() positions {
+	return c.positionsFrom(c.doc.Root, c.baseURL)
+}
+
+// positionsFrom lists the schema positions under root, a document's root
+// retrieved from base.
+func (c *checker) positionsFrom(root *Value, base *url.URL) positions {
 	// Most schemas have a dozen positions or more: start with room for 16
 	// rather than grow from one.
 	out := c.firstPositions[:0]
+	if c.positionsTaken {
+		out = make([]position, 0, 16) // the first are the walk's, still in use
+	}
+	c.positionsTaken = true
 	var ids []idAt
 	// Each item carries its base both parsed and spelled: the spelling
 	// (url.URL.String) changes only at an $id, and making it again for
@@ -102,14 +105,15 @@ func (c *checker) schemaPositions() positions {
 		baseSpec string // base without fragment
 	}
 	stack := make([]item, 1, 16)
-	stack[0] = item{position{v: c.doc.Root, parent: -1}, rootURL, rootBase}
+	baseSpec, _, _ := strings.Cut(base.String(), "#")
+	stack[0] = item{position{v: root, parent: -1}, base, baseSpec}
 	for len(stack) > 0 && len(out) <= 4*c.lim.MaxSubschemas {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		base, baseSpec := it.base, it.baseSpec
 		v := it.v
 		if v.Kind == Object {
-			if id := v.Get(c.idKeyword()); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") {
+			if id := v.Get(c.idKeyword()); id != nil && id.Kind == String && !strings.HasPrefix(id.Str, "#") && !c.refHidesID(v) {
 				if u, err := url.Parse(id.Str); err == nil {
 					if base.Opaque != "" && !u.IsAbs() {
 						// A relative $id against an opaque base ("urn:x")

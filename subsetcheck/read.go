@@ -36,6 +36,8 @@ var DefaultLimits = Limits{
 	MaxSubschemas:   100000,
 	MaxNestedBytes:  256 << 20,
 	MaxValues:       2_000_000,
+	MaxRefDocuments: 1000,
+	MaxRefBytes:     64 << 20,
 
 	MaxPatternBytes:   strlang.DefaultPatternBytes,
 	MaxPatternNesting: strlang.DefaultDepth,
@@ -70,6 +72,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxValues <= 0 {
 		l.MaxValues = DefaultLimits.MaxValues
+	}
+	if l.MaxRefDocuments <= 0 {
+		l.MaxRefDocuments = DefaultLimits.MaxRefDocuments
+	}
+	if l.MaxRefBytes <= 0 {
+		l.MaxRefBytes = DefaultLimits.MaxRefBytes
 	}
 	def := func(v *int, d int) {
 		if *v <= 0 {

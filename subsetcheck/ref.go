@@ -13,25 +13,32 @@ import (
 // pendingRef is a $ref met during the walk.
 type pendingRef struct {
 	from   *Schema
-	member *Member // the "$ref" member
+	member *Member   // the "$ref" member
+	base   string    // the base URI in force where it stands
+	doc    *Document // the document it stands in
 }
 
 // pointer spells the pointer of the "$ref" member, for a report only.
 func (p pendingRef) pointer() string { return join(p.from.Pointer, "$ref") }
+
+// refKey names a $ref by what it resolves against: the same string under
+// two bases may name two schemas.
+type refKey struct{ base, ref string }
 
 // resolveRefs resolves the pending $refs; building their targets may add more.
 func (c *checker) resolveRefs() {
 	for len(c.pending) > 0 {
 		p := c.pending[0]
 		c.pending = c.pending[1:]
-		target, done := c.resolved[p.member.Value.Str]
+		key := refKey{p.base, p.member.Value.Str}
+		target, done := c.resolved[key]
 		if !done {
 			target = c.resolve(p)
 			if target != nil {
 				if c.resolved == nil {
-					c.resolved = map[string]*Schema{}
+					c.resolved = map[refKey]*Schema{}
 				}
-				c.resolved[p.member.Value.Str] = target
+				c.resolved[key] = target
 			}
 		}
 		if target != nil {
@@ -52,33 +59,53 @@ const (
 	inUnknown                  // the value of a non-keyword: validators resolve it anyway
 )
 
-// resolve follows one local $ref to its target schema.
+// resolve follows one $ref to its target schema: the ref is resolved
+// against the base URI where it stands, its URI names a resource (a
+// document's root, or a subschema with an $id, in the document or in one
+// handed in by Options.Documents), and its fragment a JSON Pointer from
+// that resource's schema or an anchor in it.
 func (c *checker) resolve(p pendingRef) *Schema {
 	ref := p.member.Value.Str
 	at := p.member.Value.Offset
-	base, frag, hasFrag := strings.Cut(ref, "#")
-	if base != "" && base != c.rootBase {
-		c.errorAt(CodeRemoteRef, p.pointer(), at, "%q refers to another document; only local refs are supported (no file or network access): copy the schema into $defs and write \"#/$defs/name\"", ref)
+	in := c.doc
+	c.doc = p.doc // problems are placed in the document of the $ref
+	defer func() { c.doc = in }()
+	uri, frag, ok := resolveURI(p.base, ref)
+	if !ok {
+		c.errorAt(CodeUnresolvedRef, p.pointer(), at, "%q is not a URI reference that resolves against the base %q; write a JSON Pointer such as \"#/$defs/name\"", ref, p.base)
 		return nil
 	}
-	if hasFrag {
-		dec, err := url.PathUnescape(frag)
-		if err != nil {
-			c.errorAt(CodeUnresolvedRef, p.pointer(), at, "%q has a bad percent-escape; write a JSON Pointer such as \"#/$defs/name\"", ref)
-			return nil
-		}
-		frag = dec
+	dec, err := url.PathUnescape(frag)
+	if err != nil {
+		c.errorAt(CodeUnresolvedRef, p.pointer(), at, "%q has a bad percent-escape; write a JSON Pointer such as \"#/$defs/name\"", ref)
+		return nil
+	}
+	frag = dec
+	res, found := c.resource(uri)
+	if found && res.doc != c.main && c.profile == Portable {
+		c.errorAt(CodePortableRule, p.pointer(), at, "%q refers to another document; engines read one document, so a portable schema keeps its $refs inside it: copy the schema into definitions and write \"#/definitions/name\"", ref)
+		return nil
+	}
+	if !found {
+		c.errorAt(CodeRemoteRef, p.pointer(), at, "%q refers to another document (%s), which was not handed in; nothing is fetched: hand in its file (-refs DIR, or -ref URI=FILE; Options.Refs), or copy the schema into $defs and write \"#/$defs/name\"", ref, uri)
+		return nil
 	}
 	if frag != "" && !strings.HasPrefix(frag, "/") {
-		c.errorAt(CodeRemoteRef, p.pointer(), at, "%q refers to an anchor; refs to anchors are not supported: refer with a JSON Pointer such as \"#/$defs/name\"", ref)
-		return nil
+		a, found := c.anchor(uri, frag)
+		if !found {
+			c.errorAt(CodeUnresolvedRef, p.pointer(), at, "%q names the anchor %q, which %s does not define; check the name ($anchor, or an $id of the form \"#name\" before 2019-09)", ref, frag, uri)
+			return nil
+		}
+		return c.buildIn(a.doc, a.ptr, a.v, a.base, true)
 	}
-	cur := c.doc.Root
+	cur := res.v
+	base := res.base
 	mode := inSchema
-	// The target's pointer is frag spelled again, as long as frag: it is
-	// written into the arena as the walk goes.
-	spelt := c.spell.room(len(frag))
+	// The target's pointer is the resource's, then frag spelled again: it
+	// is written into the arena as the walk goes.
+	spelt := c.spell.room(len(res.ptr) + len(frag))
 	ptrStart := spelt.Len()
+	spelt.WriteString(res.ptr)
 	var via string // the keyword whose value the walk is in, for messages
 	// The tokens are cut off frag one by one: a slice of them was a
 	// sixteenth of the checker's allocations.
@@ -95,8 +122,9 @@ func (c *checker) resolve(p pendingRef) *Schema {
 			return nil
 		}
 		if mode == inSchema && i > 0 && c.changesBase(cur) {
-			c.errorAt(CodeRemoteRef, p.pointer(), at, "%q points inside a subschema with its own $id, which validators treat as another resource; move it to $defs of the root and drop its $id", ref)
-			return nil
+			// Into a subschema with its own $id: its $refs resolve
+			// against it.
+			base = baseAt(base, cur.Get(c.idKeyword()).Str)
 		}
 		var next *Value
 		switch cur.Kind {
@@ -162,7 +190,20 @@ func (c *checker) resolve(p pendingRef) *Schema {
 		return nil
 	}
 	ptr := since(spelt, ptrStart)
-	return c.build(ptr, cur, buildContext{root: ptr == "", embedded: false})
+	return c.buildIn(res.doc, ptr, cur, base, frag == "")
+}
+
+// buildIn builds the schema v at ptr in doc, the base URI in force there
+// being base, v's own $id applied already when own is set (a resource's
+// schema, an anchor's).
+func (c *checker) buildIn(doc *Document, ptr string, v *Value, base string, own bool) *Schema {
+	in := c.doc
+	c.doc = doc
+	defer func() { c.doc = in }()
+	if doc == c.main && ptr == "" {
+		return c.build(ptr, v, buildContext{root: true, base: c.rootBase})
+	}
+	return c.build(ptr, v, buildContext{base: base, ownBase: own})
 }
 
 // member looks a member up, through an index for large objects, so that

@@ -28,6 +28,13 @@ const (
 	// all accept, under the authoring rules that make a schema mean the same
 	// in each of them.
 	Portable Profile = "portable"
+	// Lenient compiles every schema the exact profile refuses a part of,
+	// by relaxing that part: each constraint the exact profile would refuse
+	// is dropped (oneOf is read as anyOf), never anything added, so that
+	// the grammar accepts every valid text and some invalid ones; each
+	// relaxation is a warning (W305-W309), and a validator must check the
+	// rest after decoding. What the exact profile admits, it checks alike.
+	Lenient Profile = "lenient"
 )
 
 // Options steer Check. The zero value means: exact profile, draft 2020-12
@@ -48,6 +55,34 @@ type Options struct {
 	// every text is still valid, but values with other members are no
 	// longer accepted. JSON Schema itself allows them.
 	ClosedObjects bool
+
+	// BaseURI is the document's retrieval URI: its base when it has no
+	// $id, against which its relative $refs resolve. "" means
+	// DefaultBaseURI.
+	BaseURI string
+	// Documents are the other documents a $ref may name, by their
+	// retrieval URI (absolute, without fragment), handed in by the caller
+	// (schema2gbnf.Options.Refs reads them from local files); Check reads
+	// nothing else. A $ref to a document not among them is refused
+	// (S206).
+	Documents map[string]*Document
+
+	// Relax (lenient profile only) lists more constraints to relax: the
+	// places the compiler refused (compile.Lenient finds them). Each is
+	// relaxed as the checker's own refusals are, its polarity respected.
+	Relax []Relaxation
+}
+
+// Relaxation names a constraint for the lenient profile to relax: the
+// keyword Keyword of the schema at Pointer, or, when Keyword is "", every
+// keyword of that schema that constrains values. Code and Reason say why
+// (the exact profile's refusal), for the warning.
+type Relaxation struct {
+	File    string // the document's name: "" or the root's, or one of Options.Documents
+	Pointer string
+	Keyword string
+	Code    Code
+	Reason  string
 }
 
 // AssertedFormats are the formats enforced exactly when
@@ -67,6 +102,8 @@ type Limits struct {
 	MaxSubschemas   int // subschemas one schema may hold (L504)
 	MaxNestedBytes  int // bytes times their nesting depth, the reader's work (L502)
 	MaxValues       int // JSON values in one text, the reader's memory (L505)
+	MaxRefDocuments int // other documents $refs may name (Gather, L507)
+	MaxRefBytes     int // their bytes, in all (Gather, L508)
 
 	// Regular expressions (pattern, patternProperties) and the string
 	// languages built from them (L506).
@@ -117,8 +154,11 @@ type Bound struct {
 // enforce, already normalised across drafts. A Schema graph may be cyclic
 // through Ref (recursive schemas).
 type Schema struct {
-	Pointer string // JSON Pointer of this subschema in the document
+	Pointer string // JSON Pointer of this subschema in its document
 	Node    *Value // the subschema's JSON, for positions
+	// Doc is the document the subschema stands in when a $ref reached it
+	// in another one (Options.Documents); nil in the root's.
+	Doc *Document
 
 	// False is set for the boolean schema false (and anything that provably
 	// admits no value, such as "not": {}); no other field matters then.
@@ -276,4 +316,13 @@ type Checked struct {
 	Limits   Limits
 	Doc      *Document
 	Warnings ErrorList // annotations that constrain nothing, unenforced formats, ...
+	// BaseURI is the root document's retrieval URI (Options.BaseURI), and
+	// Documents the others handed in, by theirs: a validator loads them
+	// all under these URIs.
+	BaseURI   string
+	Documents map[string]*Document
+	// Relaxed (lenient profile) lists the constraints that were relaxed,
+	// one warning each (W305-W309), sorted; they are in Warnings too. A
+	// text the grammar accepts may break them: validate it after decoding.
+	Relaxed ErrorList
 }

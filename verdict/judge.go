@@ -182,6 +182,10 @@ func (j *Judge) schemaGate(text []byte, r gbnf.MatchResult, value *subsetcheck.V
 		}
 		if j.validator != nil {
 			if err := j.validator(text, value); err != nil {
+				var rf *relaxedFailure
+				if errors.As(err, &rf) {
+					return j.relaxedVerdict(text, rf), false
+				}
 				v := j.at(OffGrammar, GateSchema, text, len(text))
 				v.Reason = ReasonValidator
 				v.Message = "the validator rejects the value: " + err.Error()
@@ -205,6 +209,19 @@ func (j *Judge) schemaGate(text []byte, r gbnf.MatchResult, value *subsetcheck.V
 		v := j.at(GrammarMismatch, GateSchema, text, r.Offset)
 		v.Message = "the schema accepts the value but the grammar rejects even its canonical text " + quote(c, 80) + ": the grammar was not compiled from this schema"
 		return v, false
+	}
+	if j.validator != nil {
+		// The relaxed schema accepts the value; the whole one must too.
+		if err := j.validator(text, value); err != nil {
+			var rf *relaxedFailure
+			if errors.As(err, &rf) {
+				return j.relaxedVerdict(text, rf), false
+			}
+			v := j.at(OffGrammar, GateSchema, text, r.Offset)
+			v.Reason = ReasonValidator
+			v.Message = "the validator rejects the value: " + err.Error()
+			return v, false
+		}
 	}
 	s := string(text)
 	v := j.at(CompleteValid, GateSchema, text, r.Offset)

@@ -17,6 +17,9 @@
 //     keyword and both pointers. A value the schema accepts is never a
 //     failure, even when it is not written the grammar's way (another
 //     member order, 1.0, trailing whitespace): COMPLETE_VALID with a Note.
+//     On a lenient grammar, which enforces its schema in part, a value the
+//     grammar took is validated against the whole schema too: one that
+//     breaks a constraint the grammar relaxed is SCHEMA_INVALID (lenient.go).
 //  4. domain (library only): the application's own check (WithDomain):
 //     DOMAIN_INVALID.
 //
@@ -51,10 +54,11 @@ const (
 	RefusedSchema   Class = "REFUSED_SCHEMA"
 	GrammarMismatch Class = "GRAMMAR_MISMATCH"
 	LimitExceeded   Class = "LIMIT_EXCEEDED"
+	SchemaInvalid   Class = "SCHEMA_INVALID"
 )
 
 // Classes lists every class, in a fixed order (for counts and docs).
-var Classes = []Class{CompleteValid, ProviderError, Refusal, Incomplete, ParseError, OffGrammar, DomainInvalid, RefusedSchema, GrammarMismatch, LimitExceeded}
+var Classes = []Class{CompleteValid, ProviderError, Refusal, Incomplete, ParseError, OffGrammar, SchemaInvalid, DomainInvalid, RefusedSchema, GrammarMismatch, LimitExceeded}
 
 // Gate names the gate that decided a verdict: the one that failed, or for
 // COMPLETE_VALID the last one run.
@@ -223,7 +227,8 @@ func NewWithRules(rules *gbnf.Grammar, schema *subsetcheck.Checked, lim Limits) 
 	if err != nil {
 		return nil, err
 	}
-	return &Judge{matcher: m, schema: schema, lim: lim}, nil
+	j := &Judge{matcher: m, schema: schema, lim: lim}
+	return j.validateAfter()
 }
 
 // WithProvenance returns a copy of j whose verdicts carry p (read from a
@@ -257,10 +262,11 @@ type DomainError struct {
 func (e *DomainError) Error() string { return e.Message }
 
 // WithValidator returns a copy of j that runs validate on every value the
-// grammar accepted, for a grammar that enforces only part of its schema and
-// leaves the rest to a validator after parsing (a lenient profile; every
-// grammar Compile makes today enforces its whole schema, so none needs it).
-// An error fails the value as OFF_GRAMMAR with reason "validator".
+// schema gate passes, for a grammar that enforces only part of its schema
+// and leaves the rest to a validator after parsing. New and NewWithRules
+// set one up for a lenient grammar (lenient.go), whose failures are
+// SCHEMA_INVALID; any other validator's error fails the value as
+// OFF_GRAMMAR with reason "validator".
 func (j *Judge) WithValidator(validate func(text []byte, v *subsetcheck.Value) error) *Judge {
 	c := *j
 	c.validator = validate

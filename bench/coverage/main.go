@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/schema2gbnf/schema2gbnf/bench"
+	"github.com/schema2gbnf/schema2gbnf/subsetcheck"
 )
 
 func main() {
@@ -25,8 +26,9 @@ func main() {
 	slow := flag.Duration("slow", bench.DefaultGuard.SlowAfter, "flag a compile slower than this as slow")
 	abandon := flag.Duration("abandon", bench.DefaultGuard.AbandonAfter, "stop waiting for a compile after this, and report a hang")
 	assertFormat := flag.Bool("assert-format", false, "compile with format asserted (schema2gbnf.Options.AssertFormat)")
+	lenient := flag.Bool("lenient", false, "compile each schema under the lenient profile too, and compare (exact / more lenient / refused / unreadable per subset, relaxations ranked)")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: coverage [-json out.json] [-slow 2s] [-abandon 60s] [-assert-format] DIR...\n")
+		fmt.Fprintf(os.Stderr, "usage: coverage [-json out.json] [-slow 2s] [-abandon 60s] [-assert-format] [-lenient] DIR...\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -54,7 +56,13 @@ func main() {
 		} else {
 			out = guard.Compile(data)
 		}
-		records = append(records, bench.NewRecord(s, out))
+		rec := bench.NewRecord(s, out)
+		if *lenient && err == nil {
+			lg := guard
+			lg.Options.Profile = subsetcheck.Lenient
+			rec.Lenient = bench.NewLenientRecord(lg.Compile(data))
+		}
+		records = append(records, rec)
 	}
 	if progress {
 		fmt.Fprintln(os.Stderr)
@@ -67,6 +75,9 @@ func main() {
 		}
 	}
 	fmt.Print(bench.CoverageTables(records))
+	if *lenient {
+		fmt.Print("\n" + bench.LenientTables(records))
+	}
 	bugs := 0
 	for _, r := range records {
 		if r.Status == bench.Crash || r.Status == bench.Failed || r.Status == bench.Hang {

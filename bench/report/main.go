@@ -2,11 +2,12 @@
 // JSON that bench/coverage and bench/peer wrote, so that no figure in the
 // README is typed by hand:
 //
-//	go run ./bench/report [-coverage bench/results/coverage.json] [-peer 'bench/results/peer-*.json'] [-peer-again 'other/peer-*.json']
+//	go run ./bench/report [-coverage bench/results/coverage.json] [-coverage-lenient bench/results/coverage-lenient.json]
+//	                      [-peer 'bench/results/peer-*.json'] [-peer-again 'other/peer-*.json']
 //	                      [-gobench bench/results/gobench.txt] [-readme bench/README.md]
 //
 // Each table goes between a "<!-- begin NAME -->" and an "<!-- end NAME -->"
-// line (NAME is coverage, coverage-asserted, peer or gobench); the rest of the README is left alone.
+// line (NAME is coverage, coverage-asserted, coverage-lenient, peer or gobench); the rest of the README is left alone.
 package main
 
 import (
@@ -23,6 +24,7 @@ import (
 func main() {
 	covPath := flag.String("coverage", "bench/results/coverage.json", "bench/coverage -json output ('' to skip)")
 	assertedPath := flag.String("coverage-asserted", "bench/results/coverage-asserted.json", "bench/coverage -assert-format -json output, compared with -coverage ('' to skip)")
+	lenientPath := flag.String("coverage-lenient", "bench/results/coverage-lenient.json", "bench/coverage -lenient -json output ('' to skip)")
 	peerPath := flag.String("peer", "bench/results/peer-*.json", "bench/peer -json outputs, a glob: runs are merged ('' to skip)")
 	peerAgain := flag.String("peer-again", "", "a second run of bench/peer (a glob, like -peer), to say how far per-schema ratios move between runs ('' to skip)")
 	goBench := flag.String("gobench", "bench/results/gobench.txt", "saved output of go test -bench ./bench/ ('' to skip)")
@@ -42,6 +44,12 @@ func main() {
 			doc, err = replace(doc, "coverage-asserted", header(asserted.Command, asserted.Env)+"\n"+bench.AssertedCoverage(run.Records, asserted.Records))
 			check(err)
 		}
+	}
+	if *lenientPath != "" {
+		var run bench.Coverage
+		check(readJSON(*lenientPath, &run))
+		doc, err = replace(doc, "coverage-lenient", header(run.Command, run.Env)+"\n"+bench.LenientTables(run.Records))
+		check(err)
 	}
 	if *peerPath != "" {
 		files, err := filepath.Glob(*peerPath)

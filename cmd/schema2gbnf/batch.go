@@ -153,6 +153,7 @@ func (j *compileJob) batch(inputs []input, terminal bool) int {
 				}
 			}
 			j.opts.Name = name
+			j.opts.BaseURI = j.f.refs.baseURI(in.path)
 			code = j.oneCollect(data, in.out, j.f.yaml || isYAMLName(in.path), &problems)
 		}
 		switch code {

@@ -23,6 +23,8 @@ type limitFlags struct {
 	maxSubschemas   int
 	maxNestedBytes  int
 	maxValues       int
+	maxRefDocs      int
+	maxRefBytes     int
 	maxPattern      struct{ bytes, nesting, repeat, states, lengthStates, regions int }
 	maxRules        int
 	maxAlts         int
@@ -31,6 +33,7 @@ type limitFlags struct {
 	maxMultipleOf   int
 	maxUniqueItems  int
 	maxPairs        int
+	maxRelaxRounds  int
 	maxRegexBytes   int
 	maxRegexNesting int
 }
@@ -44,6 +47,8 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxSubschemas, "max-subschemas", d.MaxSubschemas, "refuse a schema with more than `N` subschemas (L504)")
 	fs.IntVar(&l.maxNestedBytes, "max-nested-bytes", d.MaxNestedBytes, "refuse a text whose bytes times their nesting depth pass `N` (L502)")
 	fs.IntVar(&l.maxValues, "max-values", d.MaxValues, "refuse a text holding more than `N` JSON values (L505)")
+	fs.IntVar(&l.maxRefDocs, "max-ref-documents", d.MaxRefDocuments, "with -refs or -ref: refuse a schema whose $refs name more than `N` other documents (L507)")
+	fs.IntVar(&l.maxRefBytes, "max-ref-bytes", d.MaxRefBytes, "with -refs or -ref: refuse a schema whose $refs name documents of more than `N` bytes in all (L508)")
 	fs.IntVar(&l.maxPattern.bytes, "max-pattern-bytes", d.MaxPatternBytes, "refuse a pattern longer than `N` bytes (L506)")
 	fs.IntVar(&l.maxPattern.nesting, "max-pattern-nesting", d.MaxPatternNesting, "refuse a pattern whose groups nest deeper than `N` (L506)")
 	fs.IntVar(&l.maxPattern.repeat, "max-pattern-repeat", d.MaxPatternRepeat, "refuse a pattern that is more than `N` automaton positions with its counted repetitions written out (L506)")
@@ -57,6 +62,7 @@ func (l *limitFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.maxCountStates, "max-count-states", compile.DefaultMaxCountStates, "refuse a count (minProperties/maxProperties over an object's members, contains counts, uniqueItems' sets of values) that needs more than `N` grammar states (C403)")
 	fs.IntVar(&l.maxMultipleOf, "max-multipleof-states", compile.DefaultMaxMultipleOfStates, "refuse a multipleOf whose digit automaton needs more than `N` states (C403)")
 	fs.IntVar(&l.maxUniqueItems, "max-unique-items", compile.DefaultMaxUniqueItems, "refuse uniqueItems on items that take more than `N` values (C402; at most 63)")
+	fs.IntVar(&l.maxRelaxRounds, "max-relax-rounds", compile.DefaultMaxRelaxRounds, "with -profile lenient: refuse a schema the compiler still refuses after `N` compiles, each relaxing one more keyword where it refused (C405)")
 	fs.IntVar(&l.maxRegexBytes, "max-regex-bytes", regex.DefaultMaxBytes, "with -format regex: refuse a regex longer than `N` bytes (R602)")
 	fs.IntVar(&l.maxRegexNesting, "max-regex-nesting", regex.DefaultMaxNesting, "with -format regex: refuse a regex whose groups nest deeper than `N` (R603)")
 }
@@ -70,6 +76,8 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 		MaxSubschemas:   l.maxSubschemas,
 		MaxNestedBytes:  l.maxNestedBytes,
 		MaxValues:       l.maxValues,
+		MaxRefDocuments: l.maxRefDocs,
+		MaxRefBytes:     l.maxRefBytes,
 
 		MaxPatternBytes:   l.maxPattern.bytes,
 		MaxPatternNesting: l.maxPattern.nesting,
@@ -85,6 +93,7 @@ func (l *limitFlags) apply(opts *schema2gbnf.Options) {
 	opts.MaxMultipleOfStates = l.maxMultipleOf
 	opts.MaxUniqueItems = l.maxUniqueItems
 	opts.MaxOneOfPairs = l.maxPairs
+	opts.MaxRelaxRounds = l.maxRelaxRounds
 }
 
 // regexOptions are the regex limits, with the -max-depth unrolling.

@@ -105,7 +105,10 @@ type compileFlags struct {
 	yaml        bool
 	assert      bool       // -assert-format
 	limits      limitFlags // limits.go
+	refs        refFlags   // refs.go
 }
+
+const profileUsage = "`NAME` of the keyword subset: exact (what the grammar enforces exactly; the rest refused), lenient (every schema compiles: what exact refuses is relaxed, each relaxation a warning W305-W309 and counted in the provenance line, so the grammar accepts every valid text and some invalid ones; validate replies after decoding, as verdict does) or portable (what every engine accepts)"
 
 const assertFormatUsage = "enforce format: date, time, date-time, uuid, ipv4, ipv6 and duration exactly, any other format refused (S210); without it format is an annotation (W302)"
 
@@ -124,10 +127,12 @@ func newCompileFlagSet(checkOnly bool, f *compileFlags) *flag.FlagSet {
 		fs.IntVar(&f.maxDepth, "max-depth", 0, "with -format regex: unroll recursion `N` levels deep; valid values nested deeper are rejected (0: refuse recursive schemas)")
 		fs.BoolVar(&f.example, "example", false, "compile the embedded example schema instead of reading one")
 	}
-	fs.StringVar(&f.profile, "profile", "exact", "`NAME` of the keyword subset: exact or portable")
+	fs.StringVar(&f.profile, "profile", "exact", profileUsage)
 	fs.StringVar(&f.draft, "draft", "2020-12", "`DRAFT` assumed when the schema has no $schema: 4, 6, 7, 2019-09 or 2020-12")
 	fs.StringVar(&f.objects, "objects", "open", objectsUsage)
 	fs.BoolVar(&f.assert, "assert-format", false, assertFormatUsage)
+	fs.StringVar(&f.refs.dir, "refs", "", refsUsage)
+	fs.Var(&f.refs.pairs, "ref", refUsage)
 	fs.BoolVar(&f.yaml, "yaml", false, "read every schema as YAML, stdin too (files ending in .yaml or .yml always are)")
 	fs.StringVar(&f.errorFormat, "error-format", "text", "`FORMAT` of problems and errors on stderr: text or json")
 	fs.BoolVar(&f.quiet, "quiet", false, "print no warnings, only refusals and errors")
@@ -198,6 +203,7 @@ func runCompile(args []string, checkOnly bool, stdin io.Reader, stdout, stderr i
 			return rep.problems(name, err, nil) // L501, or an I/O error
 		}
 		job.opts.Name = name
+		job.opts.BaseURI = f.refs.baseURI(in.path)
 		return job.one(data, in.out, f.yaml || isYAMLName(in.path))
 	}
 	return job.batch(inputs, isTerminal(stderr))
@@ -232,6 +238,18 @@ func (j *compileJob) refused(name string, err error, warnings subsetcheck.ErrorL
 func (j *compileJob) compileOne(data []byte, out string, yaml bool) int {
 	opts := j.opts
 	opts.YAML = yaml
+	if j.checkOnly && opts.Profile == subsetcheck.Lenient {
+		// What the compiler refuses is relaxed too: known by compiling.
+		g, err := schema2gbnf.Compile(data, opts)
+		if err != nil {
+			return j.refused(opts.Name, err, nil)
+		}
+		j.rep.problems(opts.Name, nil, g.Warnings)
+		if !j.rep.json && !j.batching {
+			fmt.Fprintf(j.stdout, "%s: ok (profile lenient, %d relaxed)\n", opts.Name, len(g.Relaxed))
+		}
+		return exitOK
+	}
 	if j.checkOnly {
 		checked, err := schema2gbnf.Check(data, opts)
 		if err != nil {
@@ -281,8 +299,10 @@ func (f *compileFlags) options() (schema2gbnf.Options, error) {
 		opts.Profile = subsetcheck.Exact
 	case "portable":
 		opts.Profile = subsetcheck.Portable
+	case "lenient":
+		opts.Profile = subsetcheck.Lenient
 	default:
-		return opts, fmt.Errorf("unknown -profile %q: want exact or portable", f.profile)
+		return opts, fmt.Errorf("unknown -profile %q: want exact, lenient or portable", f.profile)
 	}
 	switch f.whitespace {
 	case "", "bounded":
@@ -312,6 +332,9 @@ func (f *compileFlags) options() (schema2gbnf.Options, error) {
 		return opts, fmt.Errorf("unknown -objects %q: want open or closed", f.objects)
 	}
 	f.limits.apply(&opts)
+	if err := f.refs.apply(&opts); err != nil {
+		return opts, err
+	}
 	return opts, nil
 }
 

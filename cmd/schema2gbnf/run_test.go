@@ -61,6 +61,9 @@ func TestExitCodes(t *testing.T) {
 		{"not json", `{"type":`, nil, exitRefused, "[J101]"},
 		{"check ok", `{"type":"boolean"}`, []string{"check"}, exitOK, ""},
 		{"check refused", refused, []string{"check", "-"}, exitRefused, "unevaluatedProperties"},
+		{"lenient", refused, []string{"-profile", "lenient"}, exitOK, "[W305]"},
+		{"check lenient", refused, []string{"check", "-profile", "lenient", "-"}, exitOK, "[W305]"},
+		{"lenient keeps schema errors", `{"type":"strin","pattern":"a"}`, []string{"-profile", "lenient"}, exitRefused, "[S203]"},
 		{"unknown flag", "", []string{"-nope"}, exitUsage, "flag provided but not defined"},
 		{"bad profile", "", []string{"-profile", "loose"}, exitUsage, "unknown -profile"},
 		{"bad whitespace", "", []string{"-whitespace", "wide"}, exitUsage, "unknown -whitespace"},
@@ -76,6 +79,20 @@ func TestExitCodes(t *testing.T) {
 			assert.Contains(t, stderr, tt.inErr)
 		})
 	}
+}
+
+// TestLenientCLI: -profile lenient writes a grammar with its provenance
+// line, the relaxations as warnings, and check says how many.
+func TestLenientCLI(t *testing.T) {
+	schema := `{"type":"object","properties":{"a":{"type":"string","pattern":"^(?=x)"}},"required":["a"]}`
+	code, out, stderr := cli(t, schema, "-profile", "lenient", "-whitespace", "compact")
+	require.Equal(t, exitOK, code, stderr)
+	assert.Contains(t, out, "profile=lenient relaxed=1 ")
+	assert.Contains(t, stderr, "/properties/a/pattern: pattern is not enforced")
+	assert.True(t, accepts(t, out, `{"a":"y"}`))
+	code, out, _ = cli(t, schema, "check", "-profile", "lenient", "-")
+	assert.Equal(t, exitOK, code)
+	assert.Contains(t, out, "ok (profile lenient, 1 relaxed)")
 }
 
 func TestExampleGrammarAcceptsAReply(t *testing.T) {
@@ -239,4 +256,36 @@ func TestAssertFormatFlag(t *testing.T) {
 	assert.Contains(t, out, "keyword: format")
 	code, _, _ = cli(t, `"2023-02-29"`, "verdict", schema, "-")
 	assert.Equal(t, exitOK, code, "COMPLETE_VALID when format is an annotation")
+}
+
+// TestRefsFlags: -refs DIR reads the documents $refs name from DIR only,
+// the schema standing at its path inside it; -ref URI=PATH maps one URI,
+// or a prefix to a folder.
+func TestRefsFlags(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "defs"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "defs", "id.json"), []byte(`{"type":"string","maxLength":3}`), 0o644))
+	main := filepath.Join(dir, "main.json")
+	require.NoError(t, os.WriteFile(main, []byte(`{"type":"object","properties":{"id":{"$ref":"defs/id.json"}},"required":["id"]}`), 0o644))
+	code, _, stderr := cli(t, "", main)
+	assert.Equal(t, exitRefused, code)
+	assert.Contains(t, stderr, "[S206]")
+	code, out, stderr := cli(t, "", "-refs", dir, "-whitespace", "compact", main)
+	require.Equal(t, exitOK, code, stderr)
+	assert.True(t, accepts(t, out, `{"id":"abc"}`))
+	assert.False(t, accepts(t, out, `{"id":"abcd"}`))
+
+	escape := filepath.Join(dir, "escape.json")
+	require.NoError(t, os.WriteFile(escape, []byte(`{"$ref":"file:///%2e%2e/x.json"}`), 0o644))
+	code, _, stderr = cli(t, "", "-refs", dir, escape)
+	assert.Equal(t, exitRefused, code)
+	assert.Contains(t, stderr, "[S212]")
+
+	remote := writeTemp(t, "remote.json", `{"$ref":"http://example.test/schemas/id.json"}`)
+	code, _, stderr = cli(t, "", "-ref", "http://example.test/schemas/="+filepath.Join(dir, "defs"), remote)
+	assert.Equal(t, exitOK, code, stderr)
+	code, _, stderr = cli(t, "", "-ref", "http://example.test/schemas/id.json="+filepath.Join(dir, "defs", "id.json"), remote)
+	assert.Equal(t, exitOK, code, stderr)
+	code, _, stderr = cli(t, "", "-ref", "nope", remote)
+	assert.Equal(t, exitUsage, code, stderr)
 }

@@ -31,6 +31,7 @@ var verdictExit = map[verdict.Class]int{
 	verdict.ProviderError:   8,
 	verdict.Refusal:         9,
 	verdict.DomainInvalid:   10, // the library's domain gate; the CLI has none
+	verdict.SchemaInvalid:   11,
 }
 
 // maxJSONLLineBytes bounds one line of --jsonl input; a longer line stops
@@ -54,6 +55,12 @@ order, and the first that fails decides; later gates do not run:
   parse     PARSE_ERROR       not strict JSON: where, the reader's code    exit 4
   schema    OFF_GRAMMAR       the schema rejects the value: keyword,       exit 5
                               schema_pointer, instance_pointer
+            SCHEMA_INVALID    a lenient grammar took the text, and the     exit 11
+                              whole schema, validated after decoding,
+                              rejects it for a constraint the grammar
+                              relaxed: keyword, schema_pointer,
+                              instance_pointer (-profile lenient, or a
+                              -grammar whose provenance says so)
             COMPLETE_VALID    the schema accepts the value                 exit 0
                               (a note says when it is not written the
                               grammar's way: member order, 1.0, escapes,
@@ -107,7 +114,9 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.reply, "reply", false, "TEXT is a server's reply (llama-server /completion, or a chat completion), judged from its terminal state on")
 	fs.StringVar(&f.grammar, "grammar", "", "judge with the grammar in `FILE` instead of compiling SCHEMA; warns when its provenance comment names another schema or options, or is missing")
 	fs.BoolVar(&f.exact, "exact", false, "judge TEXT byte for byte, keeping a final newline")
-	fs.StringVar(&f.profile, "profile", "exact", "`NAME` of the keyword subset: exact or portable")
+	fs.StringVar(&f.profile, "profile", "exact", profileUsage)
+	fs.StringVar(&f.refs.dir, "refs", "", refsUsage)
+	fs.Var(&f.refs.pairs, "ref", refUsage)
 	fs.StringVar(&f.draft, "draft", "2020-12", "`DRAFT` assumed when the schema has no $schema: 4, 6, 7, 2019-09 or 2020-12")
 	fs.StringVar(&f.whitespace, "whitespace", "bounded", "`MODE` the grammar was compiled with: bounded or compact")
 	fs.BoolVar(&f.assert, "assert-format", false, assertFormatUsage)
@@ -142,6 +151,7 @@ func runVerdict(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	opts.Name = name
 	opts.YAML = isYAMLName(pos[0])
+	opts.BaseURI = f.refs.baseURI(pos[0])
 
 	lim := verdict.Limits{MaxTextBytes: f.judge.maxTextBytes, Matcher: f.judge.matcher(), Reader: opts.Limits}
 	judge, warnings, early, err := buildJudge(schema, opts, f.grammar, whitespaceSet, lim, f.judge)
@@ -242,11 +252,6 @@ func buildJudge(schema []byte, opts schema2gbnf.Options, grammarPath string, whi
 		}
 		return j, nil, nil, nil
 	}
-	checked, err := schema2gbnf.Check(schema, opts)
-	if err != nil {
-		v := verdict.Refused(err)
-		return nil, nil, &v, nil
-	}
 	rules, src, err := readGrammar(grammarPath, nil, jl)
 	if err != nil {
 		var one *gbnf.Error
@@ -257,9 +262,28 @@ func buildJudge(schema []byte, opts schema2gbnf.Options, grammarPath string, whi
 		}
 		return nil, nil, nil, errors.New(grammarErrorText(grammarPath, one))
 	}
+	// A lenient grammar (its provenance says so, or -profile lenient) is
+	// judged with the whole schema validated after decoding: the checked
+	// schema must list every relaxation, the compiler's too.
+	if p, ok := schema2gbnf.ReadProvenance(src); ok && p.Profile == string(subsetcheck.Lenient) {
+		opts.Profile = subsetcheck.Lenient
+	}
+	var checked *subsetcheck.Checked
+	if opts.Profile == subsetcheck.Lenient {
+		g, err := schema2gbnf.Compile(schema, opts)
+		if err != nil {
+			v := verdict.Refused(err)
+			return nil, nil, &v, nil
+		}
+		checked = g.Schema
+	} else if checked, err = schema2gbnf.Check(schema, opts); err != nil {
+		v := verdict.Refused(err)
+		return nil, nil, &v, nil
+	}
 	want := schema2gbnf.Provenance{
 		Version:    schema2gbnf.Version,
 		Profile:    string(checked.Profile),
+		Relaxed:    len(checked.Relaxed),
 		Whitespace: string(opts.Whitespace),
 		Draft:      checked.Draft.String(),
 		Format:     "annotation",

@@ -238,6 +238,30 @@ func verdictClass(v any) verdict.Class {
 	return verdict.Class(s)
 }
 
+// TestVerdictLenient: under -profile lenient, or with a -grammar whose
+// provenance says profile=lenient, a value the grammar accepts and the
+// whole schema rejects for a relaxed constraint is SCHEMA_INVALID (exit 11).
+func TestVerdictLenient(t *testing.T) {
+	schema := writeTemp(t, "tags.json", `{"type":"array","items":{"type":"string","maxLength":3},"uniqueItems":true}`)
+	code, out, stderr := cli(t, `["a","b"]`, "verdict", "-profile", "lenient", schema)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "COMPLETE_VALID")
+	code, out, _ = cli(t, `["a","a"]`, "verdict", "-profile", "lenient", schema)
+	assert.Equal(t, 11, code)
+	assert.Contains(t, out, "SCHEMA_INVALID")
+	assert.Contains(t, out, "uniqueItems")
+	code, out, _ = cli(t, `["abcd"]`, "verdict", "-profile", "lenient", schema)
+	assert.Equal(t, 5, code, "maxLength is enforced by the grammar")
+	assert.Contains(t, out, "OFF_GRAMMAR")
+
+	code, grammar, stderr := cli(t, "", "-profile", "lenient", "-quiet", schema)
+	require.Equal(t, 0, code, stderr)
+	gpath := writeTemp(t, "tags.gbnf", grammar)
+	code, out, stderr = cli(t, `["a","a"]`, "verdict", "-grammar", gpath, schema)
+	assert.Equal(t, 11, code, "the provenance says lenient: %s %s", out, stderr)
+	assert.NotContains(t, stderr, "warning", "the provenance matches")
+}
+
 // TestVerdictJSONLReplies: a batch of replies keeps the caller's ids (a
 // llama-server reply has none), takes a chat completion's own, and judges
 // a line that is not a reply as one that holds no output.

@@ -52,9 +52,11 @@ func (r anyRegexp) String() string          { return string(r) }
 type Option func(*config)
 
 type config struct {
+	docs           map[string][]byte
 	libraryFormats bool
 	assertFormats  bool
 	libraryCounts  bool
+	allFormats     bool
 	loc            string
 }
 
@@ -69,6 +71,15 @@ func LibraryFormats() Option { return func(c *config) { c.libraryFormats = true 
 // a no-op (the checker refuses those on strings, S210, and a format beside
 // a type that admits no string constrains nothing).
 func AssertFormats() Option { return func(c *config) { c.assertFormats = true } }
+
+// AssertAllFormats asserts every format the validator knows, by its own
+// checks: how a lenient grammar's output is judged under
+// Options.AssertFormat, the formats the grammar cannot assert relaxed.
+func AssertAllFormats() Option { return func(c *config) { c.assertFormats, c.allFormats = true, true } }
+
+// Documents hands in the other documents the schema's $refs name, by
+// their URI (absolute, without fragment); nothing else is loaded.
+func Documents(docs map[string][]byte) Option { return func(c *config) { c.docs = docs } }
 
 // At sets the location the schema is loaded at (default
 // "file:///schema.json"); a relative one is taken from the working
@@ -95,7 +106,7 @@ func New(schemaJSON []byte, draft subsetcheck.Draft, opts ...Option) (*Oracle, e
 	}
 	if !cfg.libraryFormats {
 		for _, name := range formatNames {
-			if cfg.assertFormats && slices.Contains(subsetcheck.AssertedFormats, name) {
+			if cfg.allFormats || cfg.assertFormats && slices.Contains(subsetcheck.AssertedFormats, name) {
 				continue // the validator's own check
 			}
 			c.RegisterFormat(&jsonschema.Format{Name: name, Validate: func(any) error { return nil }})
@@ -115,6 +126,15 @@ func New(schemaJSON []byte, draft subsetcheck.Draft, opts ...Option) (*Oracle, e
 	})
 	if err := c.AddResource(cfg.loc, doc); err != nil {
 		return nil, err
+	}
+	for uri, data := range cfg.docs {
+		other, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		if err := c.AddResource(uri, other); err != nil {
+			return nil, err
+		}
 	}
 	sch, err := c.Compile(cfg.loc)
 	if err != nil {

@@ -1,6 +1,7 @@
 // Package regexp2ecma compiles JSON Schema patterns with
 // github.com/dlclark/regexp2/v2 so that they mean what ECMA-262 says with
-// the u flag, for tests: the oracle validator's regexp engine
+// the u flag: the regexp engine of the validator verdict runs after
+// decoding (internal/validate) and of the tests' oracle
 // (santhosh-tekuri/jsonschema's Compiler.UseRegexpEngine), and the
 // independent engine that strlang is tested against.
 //
