@@ -100,7 +100,7 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	defer os.RemoveAll(tmp)
+	defer os.RemoveAll(tmp) // and before os.Exit, which runs no defer
 	var killed, equivalent, ran int
 	var bad []string
 	for i, r := range inParallel(len(picked), *jobs, func(i int) result { return picked[i].run(root, tmp) }) {
@@ -126,6 +126,7 @@ func main() {
 		wall.Round(time.Second), cpu.Round(time.Second), (cpu / 2).Round(time.Second))
 	if len(bad) > 0 {
 		fmt.Printf("FAIL: %s\n", strings.Join(bad, "; "))
+		os.RemoveAll(tmp)
 		os.Exit(1)
 	}
 }
