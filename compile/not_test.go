@@ -47,6 +47,25 @@ func TestNotNumbers(t *testing.T) {
 	}
 }
 
+// TestNotValuesOfEveryType: not of an enum or const excludes exactly the
+// members its schema accepts, whatever their type: one boolean leaves the
+// other, a member of another type than the schema's stays in the
+// complement. Every text is one value of each type.
+func TestNotValuesOfEveryType(t *testing.T) {
+	texts := []string{`null`, `true`, `false`, `0`, `1`, `-1`, `1.5`, `""`, `"a"`, `"b"`, `[]`, `[1]`, `{}`, `{"a":1}`}
+	for _, schema := range []string{
+		`{"not":{"const":true}}`,
+		`{"not":{"const":false}}`,
+		`{"not":{"enum":[true,false]}}`,
+		`{"type":"boolean","not":{"const":false}}`,
+		`{"not":{"type":"string","enum":["a",1,null]}}`,
+		`{"not":{"type":"boolean","enum":[true,1,"a"]}}`,
+		`{"not":{"type":["integer","null"],"enum":[1,null,"a",true]}}`,
+	} {
+		agree(t, schema, texts)
+	}
+}
+
 // TestNotStrings: excluded strings are gone in every spelling (the grammar
 // keeps the canonical one), and their neighbours stay.
 func TestNotStrings(t *testing.T) {

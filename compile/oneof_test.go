@@ -144,6 +144,19 @@ func TestOneOfRefusedInside(t *testing.T) {
 	}
 }
 
+// TestOneOfUndecided: where the meet of two branches cannot be compiled,
+// whether they overlap is not known, so the oneOf is refused with the
+// meet's own problem; it is never read as anyOf (here [1,"a"] matches
+// both branches, which oneOf rejects).
+func TestOneOfUndecided(t *testing.T) {
+	schema := `{"oneOf":[{"type":"array","contains":{"type":"integer"}},{"type":"array","contains":{"type":"string"}}]}`
+	_, err := Compile(checkSchema(t, schema), Options{})
+	var l subsetcheck.ErrorList
+	if !errors.As(err, &l) || len(l) != 1 || l[0].Code != subsetcheck.CodeNotExactlyCompilable || !strings.Contains(l[0].Message, "two different contains schemas meet") {
+		t.Errorf("%s: got %v, want the meet's C402", schema, err)
+	}
+}
+
 // TestOneOfOverlapExact compares the grammars of overlapping oneOfs with
 // the oracle on every value of a small universe around their bounds: a
 // valid value's canonical text is accepted, an invalid value is rejected

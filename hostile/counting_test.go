@@ -62,7 +62,7 @@ var countingRefused = []struct{ name, schema, code string }{
 	{"uniqueItems on 1,000 values", uniqueEnum(1000), "C402"},
 	{"uniqueItems on any items", `{"type":"array","uniqueItems":true}`, "C402"},
 	{"contains over 10^9 items", `{"type":"array","maxItems":1000000000,"contains":{"type":"string"},"maxContains":2}`, "C403"},
-	{"maxProperties 2^64", `{"type":"object","maxProperties":18446744073709551616}`, "S203"},
+	{"maxContains 2^64 with no maxItems", `{"type":"array","contains":{},"maxContains":18446744073709551616}`, "C403"},
 	{"maxProperties below required", `{"type":"object","required":["a","b"],"maxProperties":1}`, "C401"},
 }
 
@@ -76,6 +76,11 @@ var countingBounds = []struct {
 	{"maxProperties 10^9, open", `{"type":"object","properties":{"a":{}},"maxProperties":1000000000}`, 20000,
 		[]string{`{}`, `{"a":1}`, `{"a":1,"b":2,"c":3}`}, []string{`{"a":1,}`}},
 	{"minProperties 10^9, open", `{"type":"object","minProperties":1000000000}`, 20000,
+		nil, []string{`{}`, `{"a":1}`}},
+	// A count past 2^63-1 means 2^63-1: a few block rules per digit, as 10^9.
+	{"maxProperties 2^64, open", `{"type":"object","properties":{"a":{}},"maxProperties":18446744073709551616}`, 40000,
+		[]string{`{}`, `{"a":1}`, `{"a":1,"b":2,"c":3}`}, []string{`{"a":1,}`}},
+	{"minProperties 2^64, open", `{"type":"object","minProperties":18446744073709551616}`, 20000,
 		nil, []string{`{}`, `{"a":1}`}},
 	{"maxProperties 10^9, closed", `{"type":"object","properties":{"a":{}},"additionalProperties":false,"maxProperties":1000000000}`, 20000,
 		[]string{`{}`, `{"a":1}`}, []string{`{"b":1}`}},

@@ -120,6 +120,13 @@ func (f *fitter) fitRepeat(n *node, budget int) *node {
 			} else {
 				part = newRepeat(f.fit(x, budget/c), lo, c)
 			}
+			if part.op == opConcat {
+				// A chunk of one copy is x itself, whose items the
+				// concatenation of the chunks takes one by one: each is a
+				// part (at budget 1, under counts that multiply to 1000,
+				// maxLength 10^12 made 79 million of them before the limit).
+				f.parts += len(part.subs) - 1
+			}
 			parts = append(parts, part)
 		}
 	}
@@ -128,6 +135,9 @@ func (f *fitter) fitRepeat(n *node, budget int) *node {
 		parts = append(parts, newRepeat(f.fit(x, budget), 0, -1))
 	} else {
 		add(n.max-n.min, true)
+	}
+	if f.err == nil && f.parts > f.maxParts {
+		f.err = problem(CodeTooLarge, fmt.Sprintf("a repetition of %d needs more chunks than a regex of %d bytes holds (-max-regex-bytes, regex.Options.MaxBytes); lower the bound, or raise the limit", m, f.maxParts))
 	}
 	if f.err != nil {
 		return n

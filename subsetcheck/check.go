@@ -407,7 +407,12 @@ func (c *checker) schemaList(k *keywordAt) []*Schema {
 }
 
 // count reads a non-negative integer keyword value; 1.0 counts as 1, as
-// validators judge. Values beyond int are clamped: no text is that long.
+// validators judge. Every count keyword (minLength, maxLength, minItems,
+// maxItems, minProperties, maxProperties, minContains, maxContains) takes
+// any non-negative integer, as JSON Schema says; one past int (2^63-1) is
+// read as math.MaxInt, which means the same: no text holds that many
+// characters, items or members. (Some validators wrap such a count
+// instead: internal/oracle's TestCountQuirks.)
 func count(v *Value) (int, bool) {
 	if v.Kind == Number && len(v.Num) <= 18 && allDigits(v.Num) {
 		// Plain digits, too few to pass int64: no big.Rat needed.

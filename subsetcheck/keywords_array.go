@@ -82,13 +82,13 @@ func checkUniqueItems(c *checker, k *keywordAt) {
 func checkContains(c *checker, k *keywordAt) { k.s.Contains = c.subschema(k) }
 
 func checkMinContains(c *checker, k *keywordAt) {
-	if n, ok := c.exactCountOf(k); ok {
+	if n, ok := c.countOf(k); ok {
 		k.minContains = &n
 	}
 }
 
 func checkMaxContains(c *checker, k *keywordAt) {
-	if n, ok := c.exactCountOf(k); ok {
+	if n, ok := c.countOf(k); ok {
 		k.maxContains = &n
 	}
 }

@@ -5,7 +5,6 @@
 package subsetcheck
 
 import (
-	"math"
 	"net/url"
 	"regexp"
 	"strings"
@@ -183,25 +182,6 @@ func mustBeObject(c *checker, k *keywordAt) {
 	if k.m.Value.Kind != Object {
 		c.bad(k, "must be an object")
 	}
-}
-
-// exactCountOf reads keyword k's value as a count that fits int64 (the
-// counting keywords minProperties, maxProperties, minContains,
-// maxContains). Validators read larger counts differently (the oracle keeps
-// their low 64 bits: maxProperties 2^64 reads as 0), so no grammar could
-// agree with them all: such a count is refused (S203).
-func (c *checker) exactCountOf(k *keywordAt) (int, bool) {
-	n, ok := c.countOf(k)
-	if !ok {
-		return 0, false
-	}
-	if n == math.MaxInt {
-		if r, _ := k.m.Value.Rat(); !r.Num().IsInt64() {
-			c.bad(k, "%s is beyond 2^63-1, which validators read differently (some wrap it to a small or negative count); write 9223372036854775807 or less", k.m.Value.Num)
-			return 0, false
-		}
-	}
-	return n, true
 }
 
 // constrains reports whether a keyword of this draft limits values, so that

@@ -101,13 +101,13 @@ func checkPatternProperties(c *checker, k *keywordAt) {
 // minProperties, maxProperties: counts of an object's members, declared
 // and extra (compile/count.go).
 func checkMinProperties(c *checker, k *keywordAt) {
-	if n, ok := c.exactCountOf(k); ok {
+	if n, ok := c.countOf(k); ok {
 		k.s.MinProperties = n
 	}
 }
 
 func checkMaxProperties(c *checker, k *keywordAt) {
-	if n, ok := c.exactCountOf(k); ok {
+	if n, ok := c.countOf(k); ok {
 		k.s.MaxProperties = &n
 	}
 }

@@ -8,6 +8,7 @@ package oracle
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -54,6 +55,7 @@ type config struct {
 	docs           map[string][]byte
 	libraryFormats bool
 	assertFormats  bool
+	libraryCounts  bool
 	allFormats     bool
 	loc            string
 }
@@ -137,6 +139,13 @@ func New(schemaJSON []byte, draft subsetcheck.Draft, opts ...Option) (*Oracle, e
 	sch, err := c.Compile(cfg.loc)
 	if err != nil {
 		return nil, err
+	}
+	if !cfg.libraryCounts && specCounts(doc, sch) { // counts past 2^63-1 (counts.go)
+		patched, err := json.Marshal(doc)
+		if err != nil {
+			return nil, err
+		}
+		return New(patched, draft, opts...)
 	}
 	return &Oracle{sch: sch}, nil
 }
