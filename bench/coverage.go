@@ -334,6 +334,7 @@ var codeGlosses = map[subsetcheck.Code]string{
 	subsetcheck.CodeRelaxedNegation:      "lenient: negation relaxed",
 	subsetcheck.CodeRelaxedCompile:       "lenient: compiler refusal dropped",
 	subsetcheck.CodeRelaxedRef:           "lenient: $ref not followed",
+	subsetcheck.CodeIgnoredDialect:       "lenient: subschema $schema ignored",
 	subsetcheck.CodeRefPath:              "$ref path outside the folder",
 	subsetcheck.CodeTooManyRefDocs:       "$ref documents limit",
 	subsetcheck.CodeRefBytes:             "$ref documents bytes limit",
