@@ -22,27 +22,46 @@ import (
 
 // factor left-factors the alternatives of every rule but the prelude's.
 func (cp *compiler) factor() {
+	var f factoring
 	for _, r := range cp.g.Rules {
 		if r.Expr == nil || cp.templates.byBody[r.Expr] != nil {
 			continue
 		}
-		if e, ok := factorExpr(r.Expr); ok {
+		if e, ok := f.expr(r.Expr); ok {
 			r.Expr = e
 		}
 	}
 }
 
-// factorExpr is e with its alternatives factored, and whether it changed.
-func factorExpr(e gbnf.Expr) (gbnf.Expr, bool) {
+// maxFactorWork bounds the work of factoring one grammar, in nodes
+// compared and items copied (about 0.1 µs each); past it the rest is left
+// as it is, which reads the same texts, only parsed less cheaply. Without
+// it a union that parts one alternative at a time (A y1 | A A y2 |
+// A A A y3 | ...) costs work cubic in its length (1,024 such alternatives
+// took 33 s), and heads that differ deep inside cost their size at each
+// comparison. The corpus's grammars need at most 124,000.
+const maxFactorWork = 1 << 20
+
+// factoring is one grammar's left factoring: the work it has done.
+type factoring struct{ work int }
+
+// spent charges n units of work and says whether the budget is gone.
+func (f *factoring) spent(n int) bool {
+	f.work += n
+	return f.work > maxFactorWork
+}
+
+// expr is e with its alternatives factored, and whether it changed.
+func (f *factoring) expr(e gbnf.Expr) (gbnf.Expr, bool) {
 	switch x := e.(type) {
 	case *gbnf.Seq:
 		var items []gbnf.Expr
 		for i, it := range x.Items {
-			if f, ok := factorExpr(it); ok {
+			if g, ok := f.expr(it); ok {
 				if items == nil {
 					items = append([]gbnf.Expr(nil), x.Items...)
 				}
-				items[i] = f
+				items[i] = g
 			}
 		}
 		if items == nil {
@@ -50,21 +69,21 @@ func factorExpr(e gbnf.Expr) (gbnf.Expr, bool) {
 		}
 		return seq(items...), true
 	case *gbnf.Repeat:
-		if f, ok := factorExpr(x.Expr); ok {
-			return &gbnf.Repeat{Expr: f, Min: x.Min, Max: x.Max}, true
+		if g, ok := f.expr(x.Expr); ok {
+			return &gbnf.Repeat{Expr: g, Min: x.Min, Max: x.Max}, true
 		}
 	case *gbnf.Alt:
 		alts, changed := x.Alts, false
 		for i, a := range x.Alts {
-			if f, ok := factorExpr(a); ok {
+			if g, ok := f.expr(a); ok {
 				if !changed {
 					alts, changed = append([]gbnf.Expr(nil), x.Alts...), true
 				}
-				alts[i] = f
+				alts[i] = g
 			}
 		}
-		if f, ok := factorAlts(alts); ok {
-			return f, true
+		if g, ok := f.alts(alts); ok {
+			return g, true
 		}
 		if changed {
 			return alt(alts...), true
@@ -106,18 +125,18 @@ func heavy(e gbnf.Expr) bool {
 // compares each with the groups before it.
 const maxFactorAlts = 1024
 
-// factorAlts is the union of alts with the alternatives that share a heavy
+// alts is the union of alts with the alternatives that share a heavy
 // prefix written once, the groups in the order of their first member; ok
 // is false when no two share one (alts are then left as they are).
-func factorAlts(alts []gbnf.Expr) (gbnf.Expr, bool) {
+func (f *factoring) alts(alts []gbnf.Expr) (gbnf.Expr, bool) {
 	// Only alternatives of two items or more, one of them heavy, can
 	// share a heavy prefix and leave something after it.
-	if len(alts) > maxFactorAlts {
+	if len(alts) > maxFactorAlts || f.spent(len(alts)) {
 		return nil, false
 	}
 	candidates := 0
 	for _, a := range alts {
-		if s, ok := a.(*gbnf.Seq); ok && len(s.Items) > 1 && hasHeavy(s.Items) {
+		if s, ok := a.(*gbnf.Seq); ok && len(s.Items) > 1 && f.hasHeavy(s.Items) {
 			candidates++
 		}
 	}
@@ -132,7 +151,7 @@ func factorAlts(alts []gbnf.Expr) (gbnf.Expr, bool) {
 		g := i
 		if h := head(a); h != nil {
 			for j := range i {
-				if groupOf[j] == j && head(alts[j]) != nil && sameStart(head(alts[j]), h) {
+				if groupOf[j] == j && head(alts[j]) != nil && f.sameStart(head(alts[j]), h) {
 					g, shared = j, true
 					break
 				}
@@ -157,8 +176,8 @@ func factorAlts(alts []gbnf.Expr) (gbnf.Expr, bool) {
 			}
 		}
 		if len(members) > 1 {
-			if f := factorGroup(alts, members); f != nil {
-				out = append(out, f)
+			if g := f.group(alts, members); g != nil {
+				out = append(out, g)
 				factored = true
 				continue
 			}
@@ -173,8 +192,9 @@ func factorAlts(alts []gbnf.Expr) (gbnf.Expr, bool) {
 	return alt(out...), true
 }
 
-func hasHeavy(items []gbnf.Expr) bool {
+func (f *factoring) hasHeavy(items []gbnf.Expr) bool {
 	for _, it := range items {
+		f.spent(1) // each item looked at
 		if heavy(it) {
 			return true
 		}
@@ -184,7 +204,10 @@ func hasHeavy(items []gbnf.Expr) bool {
 
 // sameStart says whether two alternatives' first items begin alike: equal,
 // or literals with the same first character.
-func sameStart(a, b gbnf.Expr) bool {
+func (f *factoring) sameStart(a, b gbnf.Expr) bool {
+	if f.spent(1) {
+		return false
+	}
 	if la, ok := a.(*gbnf.Lit); ok {
 		lb, ok := b.(*gbnf.Lit)
 		if !ok || la.Text == "" || lb.Text == "" {
@@ -194,14 +217,14 @@ func sameStart(a, b gbnf.Expr) bool {
 		rb, _ := utf8.DecodeRuneInString(lb.Text)
 		return ra == rb
 	}
-	return sameExpr(a, b)
+	return f.same(a, b)
 }
 
-// factorGroup writes the alternatives alts[members] as their longest
+// group writes the alternatives alts[members] as their longest
 // common prefix, then the union of what each reads after it (factored in
 // turn); nil when that prefix is not heavy.
-func factorGroup(alts []gbnf.Expr, members []int) gbnf.Expr {
-	if !heavyPrefix(alts, members) {
+func (f *factoring) group(alts []gbnf.Expr, members []int) gbnf.Expr {
+	if !f.heavyPrefix(alts, members) || f.spent(len(members)) {
 		return nil
 	}
 	lists := make([][]gbnf.Expr, len(members))
@@ -219,7 +242,7 @@ func factorGroup(alts []gbnf.Expr, members []int) gbnf.Expr {
 		head := lists[0][pos]
 		all := true
 		for _, l := range lists[1:] {
-			if pos >= len(l) || !sameExpr(l[pos], head) {
+			if pos >= len(l) || !f.same(l[pos], head) {
 				all = false
 				break
 			}
@@ -244,6 +267,7 @@ func factorGroup(alts []gbnf.Expr, members []int) gbnf.Expr {
 		var rest []gbnf.Expr
 		if pos < len(l) {
 			rest = l[pos:]
+			f.spent(len(rest)) // copied by seq
 			if cut != "" {
 				rest = rest[1:]
 				if left := l[pos].(*gbnf.Lit).Text[len(cut):]; left != "" {
@@ -253,7 +277,10 @@ func factorGroup(alts []gbnf.Expr, members []int) gbnf.Expr {
 		}
 		rests[i] = seq(rest...)
 	}
-	after, ok := factorAlts(rests)
+	after, ok := f.alts(rests)
+	if f.spent(0) {
+		return nil // the budget ran out: the union as it was is no more work
+	}
 	if !ok {
 		after = alt(rests...)
 	}
@@ -261,9 +288,9 @@ func factorGroup(alts []gbnf.Expr, members []int) gbnf.Expr {
 }
 
 // heavyPrefix says whether the alternatives alts[members] share a prefix
-// of whole items with a heavy one in it (factorGroup's test, without its
+// of whole items with a heavy one in it (group's test, without its
 // allocations: most groups share a literal only).
-func heavyPrefix(alts []gbnf.Expr, members []int) bool {
+func (f *factoring) heavyPrefix(alts []gbnf.Expr, members []int) bool {
 	first, ok := alts[members[0]].(*gbnf.Seq)
 	if !ok {
 		return false // one item: what the others share of it is not heavy, or it is all of it
@@ -271,7 +298,7 @@ func heavyPrefix(alts []gbnf.Expr, members []int) bool {
 	for pos, it := range first.Items {
 		for _, m := range members[1:] {
 			s, ok := alts[m].(*gbnf.Seq)
-			if !ok || pos >= len(s.Items) || !sameExpr(s.Items[pos], it) {
+			if !ok || pos >= len(s.Items) || !f.same(s.Items[pos], it) {
 				return false
 			}
 		}
@@ -310,10 +337,14 @@ func commonLitPrefix(lists [][]gbnf.Expr, pos int) string {
 	return p
 }
 
-// sameExpr says whether a and b are the same expression, structurally.
-func sameExpr(a, b gbnf.Expr) bool {
+// same says whether a and b are the same expression, structurally.
+// Out of budget it says false, which leaves alternatives as they are.
+func (f *factoring) same(a, b gbnf.Expr) bool {
 	if a == b {
 		return true
+	}
+	if f.spent(1) {
+		return false
 	}
 	switch x := a.(type) {
 	case *gbnf.Lit:
@@ -338,23 +369,23 @@ func sameExpr(a, b gbnf.Expr) bool {
 		return true
 	case *gbnf.Repeat:
 		y, ok := b.(*gbnf.Repeat)
-		return ok && x.Min == y.Min && x.Max == y.Max && sameExpr(x.Expr, y.Expr)
+		return ok && x.Min == y.Min && x.Max == y.Max && f.same(x.Expr, y.Expr)
 	case *gbnf.Seq:
 		y, ok := b.(*gbnf.Seq)
-		return ok && sameList(x.Items, y.Items)
+		return ok && f.sameList(x.Items, y.Items)
 	case *gbnf.Alt:
 		y, ok := b.(*gbnf.Alt)
-		return ok && sameList(x.Alts, y.Alts)
+		return ok && f.sameList(x.Alts, y.Alts)
 	}
 	return false
 }
 
-func sameList(a, b []gbnf.Expr) bool {
+func (f *factoring) sameList(a, b []gbnf.Expr) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !sameExpr(a[i], b[i]) {
+		if !f.same(a[i], b[i]) {
 			return false
 		}
 	}

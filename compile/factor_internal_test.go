@@ -2,6 +2,8 @@ package compile
 
 import (
 	"math/rand"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/schema2gbnf/schema2gbnf/gbnf"
@@ -135,7 +137,7 @@ func TestFactorLanguage(t *testing.T) {
 		if gbnf.Validate(before) != nil {
 			continue // a repetition of what may read nothing, as the compiler never writes
 		}
-		after, changed := factorExpr(root)
+		after, changed := new(factoring).expr(root)
 		if !changed {
 			continue
 		}
@@ -181,12 +183,66 @@ func TestFactorLanguage(t *testing.T) {
 				t.Fatalf("seed %d: %q: before factoring %v, factored and read back %v\n%s", seed, text, want, got, reread)
 			}
 		}
-		again, _ := factorExpr(root)
+		again, _ := new(factoring).expr(root)
 		if again := grammar(again).String(); again != factoredG.String() {
 			t.Fatalf("seed %d: factoring twice wrote different grammars:\n%s\n%s", seed, factoredG, again)
 		}
 	}
 	if factored < cases/4 {
 		t.Errorf("only %d of %d random unions were factored: the generator shares too little", factored, cases)
+	}
+}
+
+// TestFactorWorkBounded builds unions whose factoring costs more than
+// maxFactorWork, and checks that the work stops near it and the union
+// still reads what it read: alternatives that part one at a time (work
+// cubic in their number) and heads that differ only at their deepest item
+// (work their size at each comparison).
+func TestFactorWorkBounded(t *testing.T) {
+	rules := []*gbnf.Rule{{Name: "x", Expr: lit("x")}, {Name: "y", Expr: lit("y")}}
+	var stairs, deep []gbnf.Expr
+	for i := 1; i <= 256; i++ {
+		var items []gbnf.Expr
+		for range i {
+			items = append(items, ref("x"), lit(","))
+		}
+		stairs = append(stairs, seq(append(items, lit(strconv.Itoa(i)))...))
+	}
+	for i := 1; i <= 128; i++ {
+		var head gbnf.Expr = lit(strconv.Itoa(i))
+		for range 200 {
+			head = &gbnf.Repeat{Expr: seq(ref("x"), head), Min: 0, Max: 1}
+		}
+		deep = append(deep, seq(head, ref("y")))
+	}
+	for _, tc := range []struct {
+		name        string
+		union       gbnf.Expr
+		accept, not []string
+	}{
+		{"stairs", alt(stairs...), []string{"x,1", "x,x,2", "x,x,x,3", strings.Repeat("x,", 256) + "256"},
+			[]string{"x,2", "x,x,1", "x,", strings.Repeat("x,", 257) + "257"}},
+		{"deep heads", alt(deep...), []string{"y", "xxy", strings.Repeat("x", 200) + "7y", strings.Repeat("x", 200) + "128y"},
+			[]string{"1y", "x", strings.Repeat("x", 200) + "129y", strings.Repeat("x", 201) + "7y"}},
+	} {
+		f := new(factoring)
+		after, _ := f.expr(tc.union)
+		if f.work > 2*maxFactorWork {
+			t.Errorf("%s: factoring did %d units of work, past twice its budget %d", tc.name, f.work, maxFactorWork)
+		}
+		m, err := gbnf.NewMatcher(&gbnf.Grammar{Rules: append([]*gbnf.Rule{{Name: "root", Expr: after}}, rules...)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range tc.accept {
+			if !m.Accepts(text) {
+				t.Errorf("%s: %q rejected", tc.name, text)
+			}
+		}
+		for _, text := range tc.not {
+			if m.Accepts(text) {
+				t.Errorf("%s: %q accepted", tc.name, text)
+			}
+		}
 	}
 }
