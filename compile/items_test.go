@@ -75,3 +75,44 @@ func TestContains(t *testing.T) {
 	// draft-07 has no counts: they are other members there.
 	agree(t, `{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","contains":{"type":"string"},"minContains":3}`, texts)
 }
+
+// TestContainsCanonical: under contains, an item's canonical text is
+// written as splitItems writes the item: listed values in their plain
+// texts, others under their schema met with contains or its negation
+// (declared members first), at prefixItems' positions, past them, under
+// maxItems shorter than the prefix, beside uniqueItems with one item at
+// most, under allOf and anyOf, through $ref.
+func TestContainsCanonical(t *testing.T) {
+	objects := arraysOf([]string{`{"x":null,"a":1}`, `{"a":1,"x":null}`, `{"x":null,"a":"s"}`, `{"b":2,"a":1}`, `{}`, `2.0`, `1`}, 3)
+	nums := arraysOf([]string{`1.0`, `2`, `2.0`, `2e0`, `3`, `-0`}, 3)
+	c := `"contains":{"properties":{"a":{"type":"integer"}},"required":["a"]}`
+	for _, s := range []string{
+		`{"type":"array",` + c + `,"maxContains":1}`,
+		`{"type":"array","prefixItems":[{"type":"object"},{}],` + c + `,"maxContains":1}`,
+		`{"type":"array","prefixItems":[{"type":"object"},{}],"maxItems":1,` + c + `,"maxContains":1}`,
+		`{"type":"array","prefixItems":[{"type":"object","properties":{"x":{}}}],"items":{"properties":{"b":{}}},` + c + `,"minContains":0,"maxContains":1}`,
+		`{"type":"array","uniqueItems":true,"maxItems":1,` + c + `,"maxContains":1}`,
+		`{"type":"array","uniqueItems":true,"maxItems":1,` + c + `}`,
+		`{"type":"array","uniqueItems":true,"maxItems":1,` + c + `,"minContains":0}`,
+		`{"type":"array","items":{"enum":[{"x":null,"a":1},{"b":2,"a":1},{},1,2.0]},` + c + `,"maxContains":1}`,
+		`{"type":"array","items":{"anyOf":[{"enum":[{"a":1,"x":null}]},{"enum":[{"x":null,"a":1}]},{"type":"integer","minimum":1,"maximum":2}]},` + c + `,"maxContains":2}`,
+		`{"allOf":[{"items":{"properties":{"x":{}}}},{"type":"array",` + c + `,"maxContains":1}]}`,
+		`{"anyOf":[{"type":"array","maxItems":1},{"type":"array",` + c + `,"maxContains":1}]}`,
+		`{"anyOf":[{"type":"array",` + c + `,"maxContains":0},{"type":"array",` + c + `,"minContains":2}]}`,
+		`{"type":"array","contains":{"not":{"properties":{"a":{"type":"string"}}}},"maxContains":1}`,
+		`{"type":"array","contains":{"$ref":"#/$defs/o"},"maxContains":1,"$defs":{"o":{"properties":{"a":{"type":"integer"}},"required":["a"]}}}`,
+		`{"type":"array","contains":{"dependentRequired":{"x":["a"]},"properties":{"b":{}}},"maxContains":1}`,
+		`{"type":"array","items":{"type":"object","properties":{"b":{},"x":{}}},"contains":{"properties":{"a":{"const":1},"x":{"type":"null"}},"required":["x"]},"minContains":1,"maxContains":2}`,
+		`{"type":"array","items":{"$ref":"#"},"maxItems":2,"contains":{"type":"array"},"maxContains":1}`,
+	} {
+		agree(t, s, objects)
+	}
+	for _, s := range []string{
+		`{"type":"array","items":{"type":"integer","minimum":0,"maximum":3},"contains":{"const":2},"maxContains":1}`,
+		`{"type":"array","items":{"type":"integer","minimum":-1,"maximum":3},"contains":{"minimum":2},"minContains":2}`,
+		`{"type":"array","prefixItems":[{"enum":[1,2]}],"items":{"type":"number"},"contains":{"const":2},"maxContains":1}`,
+		`{"type":"array","uniqueItems":true,"maxItems":1,"items":{"enum":[1,2,3]},"contains":{"const":2}}`,
+	} {
+		agree(t, s, nums)
+	}
+}
