@@ -515,13 +515,15 @@ const maxTextBytes = 64 << 20
 // never half a grammar. A symbolic link is followed (the file it names is
 // replaced, the link kept), and what is not a regular file (/dev/null,
 // /dev/stdout, a named pipe) is written to as it is: a rename would put a
-// file in its place.
+// file in its place. A file replaced keeps its permissions.
 func writeFileAtomic(path string, data []byte) error {
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		return os.WriteFile(path, data, 0o644)
+	path = followLinks(path)
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			return os.WriteFile(path, data, 0o644)
+		}
+		perm = fi.Mode().Perm()
 	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
@@ -540,10 +542,30 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err := os.Chmod(tmp.Name(), perm); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// followLinks is path with its symbolic links followed, a last one that
+// names no file yet too (the file is made where it points, the link kept);
+// path itself when it is no link or the links go round.
+func followLinks(path string) string {
+	for range 40 { // as many links as Linux follows
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			return real
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return path
 }
 
 // parseInterleaved parses flags that may stand before or after positional
